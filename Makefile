@@ -1,0 +1,49 @@
+# creditloop's front door: a thin layer over CMake (the build) and the creditloop CLI (the runs).
+#   make sim     the regression: every seed configuration on the RTL, plus seeded random traffic
+#                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST)
+#   make test    Catch2 tests through CTest (ctest -L <tag> in build/ runs one tag)
+#   make build   configure and build (the CLI lands at build/creditloop)
+#   make lint    verilator --lint-only -Wall over rtl/
+#   make deps    install the Debian packages (scripts/install-deps.sh)
+#   make clean   remove build/ (the verilated-configuration cache with it) and waves/*.vcd|fst
+BUILD ?= build
+JOBS  ?= 2
+TESTS ?=
+SEED  ?= 1
+WAVES ?=
+
+ifeq ($(WAVES),fst)
+  waves_flags := --waves --fst
+else ifneq ($(WAVES),)
+  waves_flags := --waves
+endif
+
+.PHONY: all build sim test lint deps clean help
+
+all: build
+
+help:
+	@sed -n '2,9p' Makefile
+
+deps:
+	@scripts/install-deps.sh
+
+# Install what is missing (asks for root), configure once, build incrementally.
+build:
+	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
+	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	@cmake --build $(BUILD) -j$(JOBS)
+
+sim: build
+	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
+	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(waves_flags)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+lint:
+	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link rtl/*.sv
+
+clean:
+	rm -rf $(BUILD)
+	rm -f waves/*.vcd waves/*.fst

@@ -1,0 +1,33 @@
+// Closed-form sizing results for the credit loop (seeds 000 and 001). They are independent of
+// the cycle model, so tests can hold the model and the RTL against them.
+#pragma once
+
+#include <algorithm>
+
+namespace creditloop {
+
+// Credit round trip with batches of one: L forward, one cycle in the buffer before the pop,
+// L back, one cycle for the counter to update (seed 001's step list).
+constexpr int round_trip_cycles(int stages) { return 2 * stages + 2; }
+
+// Buffer needed for full rate with batches of K: a freed credit can wait K - 1 more slots
+// for its batch (seed 000).
+constexpr int full_rate_buffer(int round_trip, int batch) { return round_trip + batch - 1; }
+
+// Credits a consumer draining at `rate` flits per cycle needs: r x RTT (seed 001, Little's law).
+inline double rate_limited_buffer(double rate, int round_trip) { return rate * round_trip; }
+
+// Upper bound on steady throughput: each credit is used at most once per round trip, and no
+// faster than the consumer drains or the source offers.
+inline double throughput_bound(int buffer_slots, int round_trip, double drain_rate = 1.0,
+                               double offered_rate = 1.0) {
+    return std::min({1.0, drain_rate, offered_rate,
+                     static_cast<double>(buffer_slots) / round_trip});
+}
+
+// Seed 000's prediction with batching, before stranded credits: min(1, B / (RTT + K - 1)).
+inline double batched_throughput_estimate(int buffer_slots, int round_trip, int batch) {
+    return std::min(1.0, static_cast<double>(buffer_slots) / full_rate_buffer(round_trip, batch));
+}
+
+}  // namespace creditloop

@@ -1,0 +1,96 @@
+#include "credit_loop_model.h"
+
+namespace creditloop {
+
+CreditLoopModel::CreditLoopModel(const LinkConfig& config)
+    : config_(config),
+      fwd_(static_cast<size_t>(config.stages)),
+      ret_(static_cast<size_t>(config.stages)),
+      slots_(static_cast<size_t>(config.buffer_slots)) {
+    reset();
+}
+
+void CreditLoopModel::reset() {
+    cycle_ = 0;
+    credits_ = static_cast<uint32_t>(config_.buffer_slots);
+    for (auto& stage : fwd_) stage = FwdStage{false, 0};
+    for (auto& count : ret_) count = 0;
+    ring_head_ = 0;
+    fwd_flits_ = 0;
+    return_flight_ = 0;
+    for (auto& slot : slots_) slot = 0;
+    rx_head_ = 0;
+    occupancy_ = 0;
+    pending_ = 0;
+    obs_ = Observation{};
+    last_stage_ = static_cast<uint32_t>(config_.stages - 1);
+}
+
+const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
+    const uint32_t stages = static_cast<uint32_t>(config_.stages);
+    const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
+    uint32_t last = ring_head_ + last_stage_;
+    if (last >= stages) last -= stages;
+
+    Observation& o = obs_;
+    o.cycle = cycle_;
+    o.want_send = in.want_send;
+    o.drain = in.drain;
+
+    o.credits = credits_;
+    o.can_send = credits_ != 0;
+    o.send = in.want_send && o.can_send;
+    o.send_payload = o.send ? in.payload : 0;
+    o.credits_arriving = ret_[last];
+
+    o.fwd_flits = fwd_flits_;
+    o.arrive = fwd_[last].valid;
+
+    o.occupancy = occupancy_;
+    o.pop = in.drain && occupancy_ != 0;
+    o.pop_payload = o.pop ? slots_[rx_head_] : 0;
+    o.overflow = o.arrive && !o.pop && occupancy_ == slots;
+
+    o.pending_returns = pending_;
+    const uint32_t pending_total = pending_ + (o.pop ? 1u : 0u);
+    const uint32_t batch = static_cast<uint32_t>(config_.batch);
+    o.credits_returned = in.flush ? pending_total : (pending_total >= batch ? batch : 0u);
+    o.return_flight = return_flight_;
+    return o;
+}
+
+void CreditLoopModel::update() {
+    const Observation& o = obs_;
+    const uint32_t stages = static_cast<uint32_t>(config_.stages);
+    const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
+    uint32_t last = ring_head_ + last_stage_;
+    if (last >= stages) last -= stages;
+    const FwdStage arriving = fwd_[last];
+
+    // Sender: one update, credits - send + returned.
+    credits_ = credits_ - (o.send ? 1u : 0u) + o.credits_arriving;
+
+    // Receiver buffer: the arriving flit takes the tail slot unless all slots stay full.
+    if (o.arrive && !o.overflow) {
+        uint32_t tail = rx_head_ + occupancy_;
+        if (tail >= slots) tail -= slots;
+        slots_[tail] = arriving.payload;
+    }
+    if (o.pop) rx_head_ = (rx_head_ + 1 == slots) ? 0 : rx_head_ + 1;
+    occupancy_ = occupancy_ + ((o.arrive && !o.overflow) ? 1u : 0u) - (o.pop ? 1u : 0u);
+
+    // Return logic.
+    pending_ = pending_ + (o.pop ? 1u : 0u) - o.credits_returned;
+
+    // Both pipelines shift: the last stage leaves, the new value enters stage 0. With a ring
+    // that is one step of the head backwards onto the slot the last stage vacated.
+    fwd_flits_ = fwd_flits_ - (arriving.valid ? 1u : 0u) + (o.send ? 1u : 0u);
+    return_flight_ = return_flight_ - o.credits_arriving + o.credits_returned;
+    ring_head_ = last;
+    fwd_[ring_head_] = FwdStage{o.send, o.send_payload};
+    ret_[ring_head_] = o.credits_returned;
+
+    ++cycle_;
+}
+
+}  // namespace creditloop

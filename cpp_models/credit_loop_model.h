@@ -1,0 +1,60 @@
+// The golden model of a credit link: the loop of seeds 000 and 001, cycle for cycle.
+//
+// Each cycle is split in two (BookSim2's TimedModule): evaluate() computes this cycle's events
+// from the current state and inputs and returns the cycle's Observation; update() is the rising
+// edge that commits the next state. Order of the loop within evaluate():
+//   arrive  = last forward stage          credits_arriving = last return stage
+//   send    = want_send && credits > 0    pop = drain && occupancy > 0
+//   pending + pop reaches K (or flush) -> credits_returned
+// and at the edge every register moves at once, exactly as the seeds' Python models update.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "link_config.h"
+#include "link_inputs.h"
+#include "observation.h"
+
+namespace creditloop {
+
+class CreditLoopModel {
+public:
+    explicit CreditLoopModel(const LinkConfig& config);
+
+    void reset();                                        // state right after reset: credits = B
+    const Observation& evaluate(const LinkInputs& in);   // this cycle's events
+    void update();                                       // the rising edge
+
+    const LinkConfig& config() const { return config_; }
+    uint64_t cycle() const { return cycle_; }
+
+private:
+    friend struct ModelProbe;   // test seam: tests/ injects faults into the state through it
+
+    struct FwdStage {
+        bool valid;
+        uint32_t payload;
+    };
+
+    LinkConfig config_;
+    uint64_t cycle_ = 0;
+
+    // State (registers).
+    uint32_t credits_ = 0;
+    std::vector<FwdStage> fwd_;      // ring: stage i lives at (fwd_head_ + i) % L
+    std::vector<uint32_t> ret_;      // ring, same indexing, credit counts
+    uint32_t ring_head_ = 0;
+    uint32_t fwd_flits_ = 0;         // valid stages in fwd_, kept incrementally
+    uint32_t return_flight_ = 0;     // sum of ret_, kept incrementally
+    std::vector<uint32_t> slots_;    // receiver buffer, FIFO ring
+    uint32_t rx_head_ = 0;
+    uint32_t occupancy_ = 0;
+    uint32_t pending_ = 0;
+
+    // This cycle's evaluation, committed by update().
+    Observation obs_;
+    uint32_t last_stage_ = 0;
+};
+
+}  // namespace creditloop

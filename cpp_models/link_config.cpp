@@ -1,0 +1,36 @@
+#include "link_config.h"
+
+namespace creditloop {
+
+std::string LinkConfig::key() const {
+    return "L" + std::to_string(stages) + "_B" + std::to_string(buffer_slots) + "_K" +
+           std::to_string(batch) + "_W" + std::to_string(payload_bits);
+}
+
+bool LinkConfig::operator==(const LinkConfig& other) const {
+    return stages == other.stages && buffer_slots == other.buffer_slots && batch == other.batch &&
+           payload_bits == other.payload_bits;
+}
+
+namespace {
+std::string out_of_range(const char* name, int value, const std::string& range) {
+    return std::string(name) + " = " + std::to_string(value) + " is out of range: allowed " + range;
+}
+}  // namespace
+
+std::optional<std::string> validate(const LinkConfig& c) {
+    if (c.stages < 1 || c.stages > kMaxStages)
+        return out_of_range("--L (stages each way)", c.stages, "1.." + std::to_string(kMaxStages));
+    if (c.buffer_slots < 1 || c.buffer_slots > kMaxBufferSlots)
+        return out_of_range("--B (receiver slots)", c.buffer_slots,
+                            "1.." + std::to_string(kMaxBufferSlots));
+    if (c.batch < 1 || c.batch > c.buffer_slots)
+        return out_of_range("--K (return batch)", c.batch,
+                            "1..B (B = " + std::to_string(c.buffer_slots) + ")");
+    if (c.payload_bits < 1 || c.payload_bits > kMaxPayloadBits)
+        return out_of_range("--W (payload bits)", c.payload_bits,
+                            "1.." + std::to_string(kMaxPayloadBits));
+    return std::nullopt;
+}
+
+}  // namespace creditloop

@@ -1,0 +1,31 @@
+// The parameters of one credit link, as the RTL top `credit_link` takes them, with the checks
+// that say whether a set of them describes a link that can exist.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace creditloop {
+
+struct LinkConfig {
+    int stages = 4;          // L: register stages on each of the forward and return paths
+    int buffer_slots = 12;   // B: receiver slots, and so the credits granted at reset
+    int batch = 1;           // K: credits the receiver returns at once
+    int payload_bits = 32;   // W: payload width
+
+    // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32".
+    std::string key() const;
+    bool operator==(const LinkConfig& other) const;
+};
+
+// Largest values the tools accept: the RTL itself has no such limit, but a buffer of more than
+// 4096 credits or a pipeline of more than 1024 stages is a typo, not a link.
+constexpr int kMaxStages = 1024;
+constexpr int kMaxBufferSlots = 4096;
+constexpr int kMaxPayloadBits = 32;
+
+// One line naming the parameter, its value and the allowed range, or nothing when valid.
+std::optional<std::string> validate(const LinkConfig& config);
+
+}  // namespace creditloop

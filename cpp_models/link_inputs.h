@@ -1,0 +1,16 @@
+// What the environment drives into a credit link in one cycle; the same struct goes to the RTL
+// and to the golden model, so both see identical stimulus.
+#pragma once
+
+#include <cstdint>
+
+namespace creditloop {
+
+struct LinkInputs {
+    bool want_send = false;   // the source offers a flit
+    uint32_t payload = 0;     // the offered flit's payload
+    bool drain = false;       // the consumer takes the head flit if there is one
+    bool flush = false;       // the return logic returns every pending credit now
+};
+
+}  // namespace creditloop

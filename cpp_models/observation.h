@@ -1,0 +1,57 @@
+// What one cycle of a credit link looks like from outside: one plain struct per cycle, filled
+// from the RTL's observation ports or by the golden model, and the only thing a scoreboard sees.
+//
+// Counts are the state at the start of the cycle (after the previous rising edge); the event
+// fields are what happens during the cycle (before the next edge). With this convention the
+// conservation identity holds for every cycle:
+//   credits + fwd_flits + occupancy + pending_returns + return_flight == B.
+#pragma once
+
+#include <cstdint>
+
+namespace creditloop {
+
+struct Observation {
+    uint64_t cycle = 0;               // 0 = the first cycle after reset is released
+
+    // the environment's inputs this cycle, echoed so a scoreboard knows what was offered
+    bool want_send = false;           // the source offered a flit
+    bool drain = false;               // the consumer was ready to take one
+
+    // link.sender
+    uint32_t credits = 0;             // credits the sender holds
+    bool can_send = false;            // credits != 0
+    bool send = false;                // a flit leaves the sender this cycle (spends a credit)
+    uint32_t send_payload = 0;        // its payload (0 when !send)
+    uint32_t credits_arriving = 0;    // credits reaching the sender this cycle
+
+    // link.fwd
+    uint32_t fwd_flits = 0;           // flits on the forward path
+    bool arrive = false;              // a flit reaches the receiver this cycle
+
+    // link.rx
+    uint32_t occupancy = 0;           // flits held in the receiver buffer
+    bool pop = false;                 // the consumer takes the head flit this cycle
+    uint32_t pop_payload = 0;         // its payload (0 when !pop)
+    bool overflow = false;            // a flit arrived with every slot full and was dropped
+
+    // link.ret
+    uint32_t pending_returns = 0;     // credits freed, waiting for their batch
+    uint32_t credits_returned = 0;    // credits put on the return path this cycle
+    uint32_t return_flight = 0;       // credits on the return path
+};
+
+// The observed signals by name, in loop order, for reports and lockstep comparison.
+enum class Signal : uint8_t {
+    want_send, drain,
+    credits, can_send, send, send_payload, credits_arriving,
+    fwd_flits, arrive,
+    occupancy, pop, pop_payload, overflow,
+    pending_returns, credits_returned, return_flight,
+};
+constexpr int kSignalCount = 16;
+
+const char* signal_name(Signal signal);
+uint64_t signal_value(const Observation& obs, Signal signal);
+
+}  // namespace creditloop

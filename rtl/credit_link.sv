@@ -1,0 +1,121 @@
+// credit_link: one credit-controlled link, sender to receiver and the credits back.
+//
+//   sender --[fwd: L stages of {valid, payload}]--> rx_buffer (B slots) --drain-->
+//      ^                                                 | freed
+//      +------[ret: L stages of a credit count]<---- credit_return (batches of K)
+//
+// Parameters: L stages each way (>= 1), B receiver slots = credits granted (>= 1), return
+// batch K (1 <= K <= B), payload width W.
+// Inputs, all sampled in the cycle they are presented:
+//   want_send, tx_payload   the source offers a flit; it leaves if the sender holds a credit.
+//   drain                   the consumer takes the head flit this cycle if there is one.
+//   flush                   return every pending credit this cycle (return policies build on it).
+// Outputs: observation ports, one per quantity the scoreboards check, so no testbench reads
+// internal signals. Counts are the state at the start of the cycle; send, arrive, pop,
+// overflow, credits_arriving and credits_returned are this cycle's events.
+// Timing (seed 001): a flit sent in cycle t arrives in t + L, can be popped in t + L + 1, its
+// credit (K = 1) reaches the sender in t + 2L + 1 and is spent again in t + 2L + 2:
+// RTT = 2L + 2, throughput min(1, B / RTT) with batches of one.
+// Invariant (checked by the conservation scoreboard, every cycle):
+//   credits + fwd_flits + occupancy + pending_returns + return_flight == B.
+module credit_link #(
+  parameter int L = 4,
+  parameter int B = 12,
+  parameter int K = 1,
+  parameter int W = 32
+) (
+  input  logic                    clk,
+  input  logic                    rst_n,
+  input  logic                    want_send,
+  input  logic [W-1:0]            tx_payload,
+  input  logic                    drain,
+  input  logic                    flush,
+  // link.sender
+  output logic [$clog2(B+1)-1:0]  credits,
+  output logic                    can_send,
+  output logic                    send,
+  output logic [W-1:0]            send_payload,
+  output logic [$clog2(B+1)-1:0]  credits_arriving,
+  // link.fwd
+  output logic [$clog2(L+1)-1:0]  fwd_flits,
+  output logic                    arrive,
+  // link.rx
+  output logic [$clog2(B+1)-1:0]  occupancy,
+  output logic                    pop,
+  output logic [W-1:0]            pop_payload,
+  output logic                    overflow,
+  // link.ret
+  output logic [$clog2(B+1)-1:0]  pending_returns,
+  output logic [$clog2(B+1)-1:0]  credits_returned,
+  output logic [$clog2(B+1)-1:0]  return_flight
+);
+  localparam int CW = $clog2(B + 1);
+  localparam int FW = $clog2(L + 1);
+
+  // Parameter contract, checked at elaboration.
+  if (L < 1) $error("credit_link: L = %0d, need L >= 1", L);
+  if (B < 1) $error("credit_link: B = %0d, need B >= 1", B);
+  if (K < 1 || K > B) $error("credit_link: K = %0d, need 1 <= K <= B = %0d", K, B);
+
+  // ---- link.sender
+  credit_counter #(.MAXC(B), .RETURN_WIDTH(CW)) u_sender (
+    .clk, .rst_n,
+    .credit_return (credits_arriving),
+    .want_send,
+    .init_credits  (CW'(B)),
+    .can_send,
+    .do_send       (send),
+    .credits
+  );
+  assign send_payload = send ? tx_payload : '0;
+
+  // ---- link.fwd
+  logic [W:0]       fwd_out;
+  logic [L*(W+1)-1:0] fwd_stages;
+  pipeline #(.STAGES(L), .WIDTH(W + 1)) u_fwd (
+    .clk, .rst_n,
+    .in     ({send, send_payload}),
+    .out    (fwd_out),
+    .stages (fwd_stages)
+  );
+  assign arrive = fwd_out[W];
+
+  // ---- link.rx
+  rx_buffer #(.B(B), .WIDTH(W)) u_rx (
+    .clk, .rst_n,
+    .push      (arrive),
+    .push_data (fwd_out[W-1:0]),
+    .drain,
+    .pop,
+    .pop_data  (pop_payload),
+    .occupancy,
+    .overflow
+  );
+
+  // ---- link.ret
+  credit_return #(.B(B), .K(K)) u_return (
+    .clk, .rst_n,
+    .freed    (pop),
+    .flush,
+    .returned (credits_returned),
+    .pending  (pending_returns)
+  );
+
+  logic [L*CW-1:0] ret_stages;
+  pipeline #(.STAGES(L), .WIDTH(CW)) u_ret_pipe (
+    .clk, .rst_n,
+    .in     (credits_returned),
+    .out    (credits_arriving),
+    .stages (ret_stages)
+  );
+
+  // ---- observation: what is in flight on each path
+  always_comb begin
+    fwd_flits     = '0;
+    return_flight = '0;
+    for (int i = 0; i < L; i++) begin
+      fwd_flits     = fwd_flits + FW'(fwd_stages[i*(W+1) + W]);
+      return_flight = return_flight + ret_stages[i*CW +: CW];
+    end
+  end
+endmodule

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Install what creditloop needs from Debian's packages: Verilator, SystemC, Catch2, spdlog,
+# ccache, CMake and a C++ compiler (GTKWave and Icarus Verilog optional, with --optional).
+#   scripts/install-deps.sh            install whatever is missing (needs root or sudo)
+#   scripts/install-deps.sh --check    only say what is missing; exit 1 if anything is
+#   scripts/install-deps.sh --optional also install gtkwave and iverilog
+set -euo pipefail
+
+required=(verilator libsystemc-dev catch2 libspdlog-dev ccache cmake make g++ zlib1g-dev pkg-config)
+optional=(gtkwave iverilog)
+
+mode=install
+want=("${required[@]}")
+for arg in "$@"; do
+  case "$arg" in
+    --check) mode=check ;;
+    --optional) want+=("${optional[@]}") ;;
+    *) echo "install-deps.sh: unknown option '$arg' (use --check or --optional)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for pkg in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  [ "$mode" = check ] || echo "install-deps.sh: everything creditloop needs is installed"
+  exit 0
+fi
+if [ "$mode" = check ]; then
+  echo "install-deps.sh: missing Debian packages: ${missing[*]}" >&2
+  exit 1
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "install-deps.sh: missing ${missing[*]}; run as root: apt-get update && apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "install-deps.sh: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,48 @@
+// Command-line parsing for the creditloop CLI, kept apart from main() so tests can feed it bad
+// input. A parse either succeeds or gives one error line that names the option and the fix.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "link_run.h"
+
+namespace creditloop {
+
+struct RunCommand {
+    RunSpec spec;
+    bool json = false;
+    bool model_only = false;        // check the golden model alone (no RTL)
+    std::string waves;              // write waves of the whole run here
+    bool fst = false;
+    bool force = false;             // overwrite an existing waves file
+    std::string log_level = "warn";
+};
+
+struct RegressCommand {
+    std::string filter;             // glob (* ?) or substring of the test name
+    uint64_t seed = 1;
+    bool waves = false;             // waves for every test, not just failing ones
+    bool fst = false;
+    std::string junit = "build/results.xml";
+    std::string waves_dir = "waves";
+    int jobs = 2;
+    bool list = false;
+    std::string log_level = "warn";
+};
+
+struct ParseError {
+    std::string message;            // one line
+};
+
+// args excludes the program name and the subcommand.
+std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseError& error);
+std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args, ParseError& error);
+
+// The `creditloop run ...` arguments that reproduce `spec` exactly.
+std::string run_arguments(const RunSpec& spec);
+
+extern const char* const kUsage;
+
+}  // namespace creditloop

@@ -1,0 +1,40 @@
+// The device under test as the harness sees it: one credit link that takes a LinkInputs and
+// gives back an Observation every cycle. The verilated RTL implements it inside a plugin
+// (verilated_link.cpp, one shared object per configuration); nothing outside the plugin
+// includes a Verilator header.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "link_config.h"
+#include "link_inputs.h"
+#include "observation.h"
+
+namespace creditloop {
+
+class LinkDut {
+public:
+    virtual ~LinkDut() = default;
+
+    // Hold rst_n low across two rising edges, release it; the next step() is cycle 0.
+    virtual void reset() = 0;
+    // One cycle: drive `in`, let the logic settle, fill `out` from the observation ports,
+    // then give the clock its rising edge.
+    virtual void step(const LinkInputs& in, Observation& out) = 0;
+    // Waveforms from now on into `path` (VCD or FST, as the plugin was built); an empty
+    // string on success, otherwise what went wrong.
+    virtual std::string open_trace(const std::string& path) = 0;
+    // Flush and close the waveform; safe to call when none is open.
+    virtual void close_trace() = 0;
+    // Verilator assertion failures ($error in the RTL) seen so far.
+    virtual int assertion_failures() const = 0;
+};
+
+// Plugin ABI: each shared object exports these with C linkage.
+constexpr int kDutAbiVersion = 1;
+using DutAbiVersionFn = int (*)();
+using DutDescribeFn = void (*)(LinkConfig* config, const char** trace_format);
+using DutCreateFn = LinkDut* (*)();
+
+}  // namespace creditloop

@@ -1,0 +1,86 @@
+// One checked run of a credit link: seeded stimulus into the RTL and the golden model side by
+// side, one Observation per cycle from each, every scoreboard fed each cycle, one result.
+//
+//   Stimulus -> LinkDut (verilated) -+-> Observation -> conservation, data, sizing, lockstep
+//            -> CreditLoopModel -----+-> Observation -> lockstep (reference)
+//
+// Nothing downstream reaches back upstream, with one exception that is the protocol itself:
+// the source learns whether its flit was taken (Stimulus::accepted) from the RTL's send.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "link_config.h"
+#include "link_dut.h"
+#include "observation.h"
+#include "scoreboard.h"
+#include "stimulus.h"
+
+namespace creditloop {
+
+struct RunSpec {
+    LinkConfig config;
+    StimulusSpec stimulus;
+    uint64_t cycles = 6000;
+    bool declared_full_rate = false;   // the sizing scoreboard holds the link to full rate
+};
+
+// Plug-in points around the loop (OpenTitan's SimCtrlExtension): register, do not edit the loop.
+class RunHooks {
+public:
+    virtual ~RunHooks() = default;
+    virtual void pre_run(const RunSpec&) {}
+    virtual void on_cycle(const Observation& /*dut*/, const Observation& /*model*/) {}
+    virtual void post_run() {}
+};
+
+struct ScoreboardReport {
+    std::string name;
+    std::string summary;
+    uint64_t cycles_checked = 0;
+    uint64_t violations = 0;
+};
+
+struct RunResult {
+    std::string source;                     // "rtl" or "model": whose observations were checked
+    uint64_t cycles = 0;
+    uint64_t window_start = 0;              // the seeds' steady-state window: [cycles/2, cycles)
+    uint64_t window_cycles = 0;
+    uint64_t window_sends = 0;
+    double throughput = 0.0;                // window_sends / window_cycles
+    double model_throughput = 0.0;          // the golden model's, same window
+    std::optional<uint64_t> measured_round_trip;
+    int closed_form_round_trip = 0;         // 2L + 2
+    int full_rate_buffer = 0;               // RTT + K - 1
+    double predicted_throughput = 0.0;      // min(1, drain, offered, B / (RTT + K - 1))
+    std::vector<ScoreboardReport> scoreboards;
+    std::vector<Violation> violations;      // every scoreboard's records, by cycle
+    uint64_t violation_count = 0;
+    std::optional<uint64_t> first_violation_cycle;
+    int rtl_assertion_failures = 0;
+    bool passed = false;
+};
+
+// Fewest cycles a run may have: the window (the second half) must cover ten round trips.
+uint64_t minimum_cycles(const LinkConfig& config, const DrainSpec& drain);
+// One line naming what is wrong with `spec`, or nothing.
+std::optional<std::string> validate(const RunSpec& spec);
+
+struct RunOptions {
+    // Waveform: traced from cycle trace_from on (the failure window), into trace_path.
+    std::string trace_path;
+    uint64_t trace_from = 0;
+    // Stop this many cycles after the first violation (none: run to the end).
+    std::optional<uint64_t> stop_after_violation;
+    std::vector<RunHooks*> hooks;
+};
+
+// Run `spec` on `dut` (the RTL) checked against the golden model; with dut == nullptr the
+// golden model's own observations are checked (no lockstep).
+RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options = {});
+
+}  // namespace creditloop

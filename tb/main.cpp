@@ -1,0 +1,94 @@
+// creditloop: check credit-based flow-control RTL against the golden model.
+//   creditloop run [options]       one configuration, a readable summary or --json
+//   creditloop regress [options]   the regression behind `make sim`
+// Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "dut_library.h"
+#include "log.h"
+#include "regression.h"
+#include "report.h"
+
+namespace fs = std::filesystem;
+using namespace creditloop;
+
+namespace {
+
+// How to call this program again from the current directory (for rerun lines).
+std::string program_path(const char* argv0) {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return argv0;
+    const fs::path relative = fs::relative(self, fs::current_path(), ec);
+    if (ec || relative.empty() || relative.string().rfind("..", 0) == 0) return self.string();
+    return relative.string();
+}
+
+int bad_input(const std::string& message) {
+    std::cerr << "creditloop: " << message << "\n";
+    return 2;
+}
+
+int run_command(const RunCommand& cmd) {
+    if (!set_log_level(cmd.log_level)) return bad_input("--log-level " + cmd.log_level + " is not a level: allowed off, error, warn, info, debug");
+    std::unique_ptr<DutLibrary> library;
+    std::unique_ptr<LinkDut> dut;
+    if (!cmd.model_only) {
+        if (!cmd.waves.empty()) {
+            if (fs::exists(cmd.waves) && !cmd.force)
+                return bad_input("--waves " + cmd.waves + " exists: add --force to overwrite it, or pick another path");
+            const fs::path parent = fs::path(cmd.waves).parent_path();
+            if (!parent.empty() && !fs::is_directory(parent))
+                return bad_input("--waves " + cmd.waves + ": directory " + parent.string() + " does not exist");
+        }
+        DutSources sources = DutSources::from_environment();
+        sources.fst = cmd.fst;
+        std::string error;
+        library = DutLibrary::load(cmd.spec.config, sources, error);
+        if (!library) {
+            std::cerr << "creditloop: " << error << "\n";
+            return 3;
+        }
+        dut = library->create();
+    }
+    RunOptions options;
+    options.trace_path = cmd.waves;
+    const RunResult result = run_link(dut.get(), cmd.spec, options);
+    if (cmd.json) std::cout << run_json(cmd.spec, result) << "\n";
+    else {
+        std::cout << run_summary(cmd.spec, result);
+        if (!cmd.waves.empty()) std::cout << "waves: gtkwave " << cmd.waves << "\n";
+    }
+    return result.passed ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::cout << kUsage;
+        return args.empty() ? 2 : 0;
+    }
+    const std::string sub = args[0];
+    args.erase(args.begin());
+    ParseError error;
+    if (sub == "run") {
+        auto cmd = parse_run(args, error);
+        if (!cmd) return bad_input(error.message);
+        return run_command(*cmd);
+    }
+    if (sub == "regress") {
+        auto cmd = parse_regress(args, error);
+        if (!cmd) return bad_input(error.message);
+        if (!set_log_level(cmd->log_level)) return bad_input("--log-level " + cmd->log_level + " is not a level: allowed off, error, warn, info, debug");
+        return run_regression(*cmd, program_path(argv[0]));
+    }
+    return bad_input("unknown command '" + sub + "': use 'run' or 'regress' (see 'creditloop --help')");
+}

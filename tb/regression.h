@@ -1,0 +1,32 @@
+// The regression behind `make sim`: every configuration the seeds print, on the RTL, plus seeded
+// random traffic and drain over a matrix of (L, B, K).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "link_run.h"
+
+namespace creditloop {
+
+struct RegressionCase {
+    std::string name;                          // "seed001/L4_B10", "random/L3_B7_K3_bursts"
+    RunSpec spec;
+    std::optional<std::string> seed_throughput; // what the seed prints for it ("0.223")
+};
+
+// Every case, the random ones seeded from `seed`.
+std::vector<RegressionCase> regression_cases(uint64_t seed);
+// Glob (* and ?) when the pattern has one, else substring; empty matches all.
+bool name_matches(const std::string& name, const std::string& pattern);
+
+// Runs `make sim`'s regression; returns the exit code (0 all passed, 1 a test failed, 2 bad
+// input, 3 a configuration would not build).
+int run_regression(const RegressCommand& command, const std::string& program);
+// The same over a given list of cases (tests use it to run a case that must fail).
+int run_regression(const RegressCommand& command, const std::string& program,
+                   std::vector<RegressionCase> cases);
+
+}  // namespace creditloop

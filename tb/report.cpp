@@ -1,0 +1,147 @@
+#include "report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace creditloop {
+
+std::string describe(const RunSpec& spec) {
+    std::ostringstream out;
+    out << spec.config.key() << ", " << describe(spec.stimulus.traffic) << ", drain "
+        << describe(spec.stimulus.drain) << ", " << spec.cycles << " cycles, seed " << spec.stimulus.seed;
+    if (spec.declared_full_rate) out << ", declared full rate";
+    return out.str();
+}
+
+std::string three_decimals(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return text;
+}
+
+std::string violation_line(const Violation& v) {
+    std::ostringstream out;
+    out << "cycle " << v.cycle << ": " << v.check << " " << v.signal << " expected " << v.expected << " got "
+        << v.got;
+    if (!v.detail.empty()) out << " (" << v.detail << ")";
+    return out.str();
+}
+
+std::string run_summary(const RunSpec& spec, const RunResult& r) {
+    std::ostringstream out;
+    out << "creditloop run: " << describe(spec) << " (" << r.source << ")\n";
+    out << "  throughput   " << three_decimals(r.throughput) << " flits/cycle (" << r.window_sends << " sends in cycles "
+        << r.window_start << ".." << r.window_start + r.window_cycles - 1 << ")";
+    if (r.source == "rtl") out << ", model " << three_decimals(r.model_throughput);
+    out << "\n  predicted    " << three_decimals(r.predicted_throughput)
+        << " = min(1, drain, offered, B / (RTT + K - 1))\n";
+    out << "  round trip   ";
+    if (r.measured_round_trip) out << *r.measured_round_trip << " cycles measured";
+    else out << "not measured (no credit came back)";
+    out << ", closed form 2L + 2 = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
+        << r.full_rate_buffer << " (B = " << spec.config.buffer_slots << ")\n";
+    for (const auto& board : r.scoreboards) out << "  " << board.summary << "\n";
+    if (r.rtl_assertion_failures) out << "  RTL assertions failed (see the %Error lines above)\n";
+    if (!r.violations.empty()) {
+        out << "  first violation (the one that matters): " << violation_line(r.violations.front()) << "\n";
+        const size_t shown = std::min<size_t>(r.violations.size(), 10);
+        for (size_t i = 1; i < shown; ++i) out << "    then " << violation_line(r.violations[i]) << "\n";
+        if (r.violation_count > shown) out << "    ... " << r.violation_count - shown << " more\n";
+    }
+    out << (r.passed ? "PASSED" : "FAILED") << "\n";
+    return out.str();
+}
+
+std::string json_escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    out += buf;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out;
+}
+
+std::string xml_escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+namespace {
+std::string json_number(double value) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.10g", value);
+    return text;
+}
+std::string quoted(const std::string& text) { return "\"" + json_escape(text) + "\""; }
+}  // namespace
+
+std::string run_json(const RunSpec& spec, const RunResult& r) {
+    std::ostringstream out;
+    const LinkConfig& c = spec.config;
+    out << "{";
+    out << "\"source\": " << quoted(r.source);
+    out << ", \"config\": {\"L\": " << c.stages << ", \"B\": " << c.buffer_slots << ", \"K\": " << c.batch
+        << ", \"W\": " << c.payload_bits << "}";
+    out << ", \"traffic\": " << quoted(describe(spec.stimulus.traffic));
+    out << ", \"drain\": " << quoted(describe(spec.stimulus.drain));
+    out << ", \"seed\": " << spec.stimulus.seed;
+    out << ", \"cycles\": " << r.cycles;
+    out << ", \"declared_full_rate\": " << (spec.declared_full_rate ? "true" : "false");
+    out << ", \"throughput\": " << json_number(r.throughput);
+    out << ", \"throughput_3dp\": " << quoted(three_decimals(r.throughput));
+    out << ", \"model_throughput\": " << json_number(r.model_throughput);
+    out << ", \"window\": {\"start\": " << r.window_start << ", \"cycles\": " << r.window_cycles
+        << ", \"sends\": " << r.window_sends << "}";
+    out << ", \"rtt\": ";
+    if (r.measured_round_trip) out << *r.measured_round_trip;
+    else out << "null";
+    out << ", \"rtt_closed_form\": " << r.closed_form_round_trip;
+    out << ", \"full_rate_buffer\": " << r.full_rate_buffer;
+    out << ", \"predicted_throughput\": " << json_number(r.predicted_throughput);
+    out << ", \"passed\": " << (r.passed ? "true" : "false");
+    out << ", \"first_violation_cycle\": ";
+    if (r.first_violation_cycle) out << *r.first_violation_cycle;
+    else out << "null";
+    out << ", \"violation_count\": " << r.violation_count;
+    out << ", \"rtl_assertion_failures\": " << r.rtl_assertion_failures;
+    out << ", \"violations\": [";
+    for (size_t i = 0; i < r.violations.size(); ++i) {
+        const Violation& v = r.violations[i];
+        out << (i ? ", " : "") << "{\"cycle\": " << v.cycle << ", \"check\": " << quoted(v.check)
+            << ", \"signal\": " << quoted(v.signal) << ", \"expected\": " << quoted(v.expected)
+            << ", \"got\": " << quoted(v.got) << ", \"detail\": " << quoted(v.detail) << "}";
+    }
+    out << "]";
+    out << ", \"scoreboards\": [";
+    for (size_t i = 0; i < r.scoreboards.size(); ++i) {
+        const auto& b = r.scoreboards[i];
+        out << (i ? ", " : "") << "{\"name\": " << quoted(b.name) << ", \"cycles_checked\": " << b.cycles_checked
+            << ", \"violations\": " << b.violations << "}";
+    }
+    out << "]}";
+    return out.str();
+}
+
+}  // namespace creditloop

@@ -1,0 +1,27 @@
+// How a run and a regression are told: a readable summary for people, one JSON object for
+// scripts, JUnit XML for CI.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "link_run.h"
+
+namespace creditloop {
+
+// "L4_B12_K8_W32, saturate, drain every 1, 6000 cycles, seed 1"
+std::string describe(const RunSpec& spec);
+// "0.615" (3 decimals, as the seeds print)
+std::string three_decimals(double value);
+
+// The multi-line summary `creditloop run` prints.
+std::string run_summary(const RunSpec& spec, const RunResult& result);
+// One line for a violation: "cycle 7: conservation.total link.total_credits expected 4 got 3 (1 credit lost)"
+std::string violation_line(const Violation& v);
+// `creditloop run --json`: one JSON object.
+std::string run_json(const RunSpec& spec, const RunResult& result);
+
+std::string json_escape(const std::string& text);
+std::string xml_escape(const std::string& text);
+
+}  // namespace creditloop

@@ -1,0 +1,144 @@
+// The verilated credit_link behind the LinkDut interface (ZipCPU's TESTB<V>): it owns the model,
+// its VerilatedContext and the tracer, and counts cycles. Compiled once per configuration into a
+// plugin; CL_L, CL_B, CL_K, CL_W and the trace format come from the build.
+#include <verilated.h>
+
+#include <memory>
+#include <string>
+
+#include "Vcredit_link.h"
+#include "link_dut.h"
+
+#if CL_TRACE_FST
+#include <verilated_fst_c.h>
+using Tracer = VerilatedFstC;
+static const char* const kTraceFormat = "fst";
+#else
+#include <verilated_vcd_c.h>
+using Tracer = VerilatedVcdC;
+static const char* const kTraceFormat = "vcd";
+#endif
+
+namespace creditloop {
+namespace {
+
+// Half a clock period in trace time units: cycle t is drawn from 10t to 10t + 10 (counting from
+// the first reset after the trace opens; reset itself is not drawn), clock low in the first half
+// with the inputs and events of cycle t, rising edge at 10t + 5.
+constexpr uint64_t kHalfPeriod = 5;
+
+class VerilatedLink final : public LinkDut {
+public:
+    VerilatedLink() : context_(std::make_unique<VerilatedContext>()) {
+        context_->fatalOnError(false);   // an RTL assertion is a finding to report, not an exit
+        context_->traceEverOn(true);
+        top_ = std::make_unique<Vcredit_link>(context_.get(), "link");
+    }
+
+    ~VerilatedLink() override {
+        close_trace();
+        top_->final();
+    }
+
+    void reset() override {
+        top_->want_send = 0;
+        top_->tx_payload = 0;
+        top_->drain = 0;
+        top_->flush = 0;
+        top_->clk = 0;
+        top_->rst_n = 0;
+        top_->eval();
+        for (int edge = 0; edge < 2; ++edge) {
+            top_->clk = 1;
+            top_->eval();
+            top_->clk = 0;
+            top_->eval();
+        }
+        top_->rst_n = 1;
+        top_->eval();
+    }
+
+    void step(const LinkInputs& in, Observation& o) override {
+        Vcredit_link& t = *top_;
+        t.want_send = in.want_send;
+        t.tx_payload = in.payload;
+        t.drain = in.drain;
+        t.flush = in.flush;
+        settle();
+
+        o.want_send = in.want_send;
+        o.drain = in.drain;
+        o.credits = t.credits;
+        o.can_send = t.can_send;
+        o.send = t.send;
+        o.send_payload = t.send_payload;
+        o.credits_arriving = t.credits_arriving;
+        o.fwd_flits = t.fwd_flits;
+        o.arrive = t.arrive;
+        o.occupancy = t.occupancy;
+        o.pop = t.pop;
+        o.pop_payload = t.pop_payload;
+        o.overflow = t.overflow;
+        o.pending_returns = t.pending_returns;
+        o.credits_returned = t.credits_returned;
+        o.return_flight = t.return_flight;
+
+        t.clk = 1;
+        settle();
+        t.clk = 0;
+    }
+
+    std::string open_trace(const std::string& path) override {
+        close_trace();
+        tracer_ = std::make_unique<Tracer>();
+        top_->trace(tracer_.get(), 99);
+        tracer_->open(path.c_str());
+        if (!tracer_->isOpen()) {
+            tracer_.reset();
+            return "cannot open " + path + " for writing";
+        }
+        return {};
+    }
+
+    void close_trace() override {
+        if (!tracer_) return;
+        tracer_->flush();
+        tracer_->close();
+        tracer_.reset();
+    }
+
+    int assertion_failures() const override { return context_->gotError() ? 1 : 0; }
+
+private:
+    // Evaluate, dump the settled values, and advance trace time by half a period.
+    void settle() {
+        top_->eval();
+        if (tracer_) tracer_->dump(context_->time());
+        context_->timeInc(kHalfPeriod);
+    }
+
+    std::unique_ptr<VerilatedContext> context_;
+    std::unique_ptr<Vcredit_link> top_;
+    std::unique_ptr<Tracer> tracer_;
+};
+
+}  // namespace
+}  // namespace creditloop
+
+#define CREDITLOOP_EXPORT __attribute__((visibility("default")))
+
+extern "C" {
+
+CREDITLOOP_EXPORT int creditloop_dut_abi_version() { return creditloop::kDutAbiVersion; }
+
+CREDITLOOP_EXPORT void creditloop_dut_describe(creditloop::LinkConfig* config, const char** trace_format) {
+    config->stages = CL_L;
+    config->buffer_slots = CL_B;
+    config->batch = CL_K;
+    config->payload_bits = CL_W;
+    *trace_format = kTraceFormat;
+}
+
+CREDITLOOP_EXPORT creditloop::LinkDut* creditloop_dut_create() { return new creditloop::VerilatedLink(); }
+
+}
