@@ -1,6 +1,7 @@
 # creditloop's front door: a thin layer over CMake (the build) and the creditloop CLI (the runs).
 #   make sim     the regression: every seed configuration on the RTL, plus seeded random traffic
 #                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST)
+#                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
 #   make test    Catch2 tests through CTest (ctest -L <tag> in build/ runs one tag)
 #   make build   configure and build (the CLI lands at build/creditloop)
 #   make lint    verilator --lint-only -Wall over rtl/
@@ -11,6 +12,7 @@ JOBS  ?= 2
 TESTS ?=
 SEED  ?= 1
 WAVES ?=
+RTL   ?=
 
 ifeq ($(WAVES),fst)
   waves_flags := --waves --fst
@@ -23,7 +25,7 @@ endif
 all: build
 
 help:
-	@sed -n '2,9p' Makefile
+	@sed -n '2,10p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -36,7 +38,7 @@ build:
 
 sim: build
 	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
-	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(waves_flags)
+	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') $(waves_flags)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

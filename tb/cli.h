@@ -17,6 +17,7 @@ struct RunCommand {
     std::string waves;              // write waves of the whole run here
     bool fst = false;
     bool force = false;             // overwrite an existing waves file
+    std::string rtl_dir;            // your own RTL instead of rtl/
     std::string log_level = "warn";
 };
 
@@ -28,6 +29,7 @@ struct RegressCommand {
     std::string junit = "build/results.xml";
     std::string waves_dir = "waves";
     int jobs = 2;
+    std::string rtl_dir;            // your own RTL instead of rtl/
     bool list = false;
     std::string log_level = "warn";
 };

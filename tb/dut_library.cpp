@@ -45,10 +45,8 @@ uint64_t fnv1a(const std::string& text, uint64_t hash = 0xcbf29ce484222325ull) {
     return hash;
 }
 
-std::vector<std::string> rtl_files(const DutSources& sources) {
-    if (!sources.rtl_files.empty()) return sources.rtl_files;
+std::vector<std::string> sv_files_in(const fs::path& rtl) {
     std::vector<std::string> files;
-    const fs::path rtl = fs::path(sources.source_root) / "rtl";
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(rtl, ec)) {
         if (entry.is_regular_file() && entry.path().extension() == ".sv")
@@ -62,6 +60,11 @@ std::vector<std::string> rtl_files(const DutSources& sources) {
         return a < b;
     });
     return files;
+}
+
+std::vector<std::string> rtl_files(const DutSources& sources) {
+    if (!sources.rtl_files.empty()) return sources.rtl_files;
+    return sv_files_in(fs::path(sources.source_root) / "rtl");
 }
 
 std::string runtime_library(const DutSources& sources) {
@@ -105,11 +108,31 @@ int run_logged(const std::vector<std::string>& argv, const std::string& log) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// The first line of the build log that says what went wrong.
+// The first line of the build log that says what went wrong. A port the harness needs but the
+// RTL top lacks shows up as a C++ error on the verilated class; say it in RTL terms.
 std::string first_error_line(const std::string& log) {
     std::istringstream in(read_file(log));
     std::string line;
     while (std::getline(in, line)) {
+        const auto member = line.find("has no member named");
+        if (member != std::string::npos && line.find("Vcredit_link") != std::string::npos) {
+            // g++ quotes the name as 'name' or with UTF-8 quotes; keep what lies between.
+            std::string rest = line.substr(member + 19);
+            std::string port;
+            bool inside = false;
+            for (size_t i = 0; i < rest.size(); ++i) {
+                const bool quote = rest[i] == '\'' || (static_cast<unsigned char>(rest[i]) == 0xe2 && i + 2 < rest.size());
+                if (quote) {
+                    if (inside) break;
+                    inside = true;
+                    if (rest[i] != '\'') i += 2;
+                    continue;
+                }
+                if (inside) port += rest[i];
+            }
+            return "the RTL top credit_link has no port '" + port +
+                   "'; its ports must match rtl/credit_link.sv (see the README, 'Your own RTL')";
+        }
         if (line.rfind("%Error", 0) == 0 || line.rfind("%Warning", 0) == 0 ||
             line.find("error:") != std::string::npos || line.find("CMake Error") != std::string::npos)
             return line;
@@ -200,6 +223,15 @@ std::string dut_directory(const LinkConfig& config, const DutSources& sources) {
         name += suffix;
     }
     return (fs::path(sources.build_root) / "duts" / name).string();
+}
+
+std::string use_rtl_directory(DutSources& sources, const std::string& dir) {
+    if (!fs::is_directory(dir)) return "--rtl " + dir + " is not a directory: give the folder holding your .sv files";
+    auto files = sv_files_in(fs::absolute(dir));
+    if (files.empty() || fs::path(files.front()).filename() != "credit_link.sv")
+        return "--rtl " + dir + " has no credit_link.sv: the top must be module credit_link in credit_link.sv";
+    sources.rtl_files = std::move(files);
+    return "";
 }
 
 DutLibrary::~DutLibrary() {

@@ -55,6 +55,10 @@ private:
 std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources,
                                     int jobs);
 
+// Take the RTL from `dir` (every *.sv in it; the top module credit_link in credit_link.sv)
+// instead of the checkout's rtl/. "" or one error line naming the problem and the fix.
+std::string use_rtl_directory(DutSources& sources, const std::string& dir);
+
 // The directory a configuration's plugin lives in.
 std::string dut_directory(const LinkConfig& config, const DutSources& sources);
 

@@ -49,6 +49,10 @@ int run_command(const RunCommand& cmd) {
         }
         DutSources sources = DutSources::from_environment();
         sources.fst = cmd.fst;
+        if (!cmd.rtl_dir.empty()) {
+            const std::string problem = use_rtl_directory(sources, cmd.rtl_dir);
+            if (!problem.empty()) return bad_input(problem);
+        }
         std::string error;
         library = DutLibrary::load(cmd.spec.config, sources, error);
         if (!library) {

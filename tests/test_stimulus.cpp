@@ -11,7 +11,7 @@ TEST_CASE("drain every Nth cycle is aligned as in seed 001 (cycle % N == 0)", "[
     for (int t = 0; t < 30; ++t) CHECK(s.next().drain == (t % 3 == 0));
 }
 
-TEST_CASE("same seed, same stimulus; another seed, other payloads", "[stimulus]") {
+TEST_CASE("the same seed gives the same stimulus and another seed other payloads", "[stimulus]") {
     StimulusSpec spec;
     std::string error;
     spec.traffic = *parse_traffic("bernoulli:0.5", error);
@@ -38,7 +38,7 @@ TEST_CASE("same seed, same stimulus; another seed, other payloads", "[stimulus]"
     CHECK(drained / 10000.0 == Approx(0.75).margin(0.03));
 }
 
-TEST_CASE("a flit is offered until it is taken, with the same payload", "[stimulus]") {
+TEST_CASE("a flit is offered with the same payload until it is taken", "[stimulus]") {
     StimulusSpec spec;
     Stimulus s(spec, 8);
     const LinkInputs first = s.next();
@@ -50,7 +50,7 @@ TEST_CASE("a flit is offered until it is taken, with the same payload", "[stimul
     CHECK(s.next().payload != first.payload);
 }
 
-TEST_CASE("traffic patterns parse, and bad ones say what is allowed", "[stimulus][cli]") {
+TEST_CASE("traffic patterns parse and bad ones say what is allowed", "[stimulus][cli]") {
     std::string error;
     CHECK(parse_traffic("bursts:4:12", error)->mean_off == 12);
     CHECK(offered_rate(*parse_traffic("bursts:4:12", error)) == Approx(0.25));

@@ -18,14 +18,16 @@ inline RunSpec seed_run(int stages, int buffer, int batch = 1, int drain_every =
     return spec;
 }
 
+// Where the build and the checkout are: the environment (as for the CLI), else where the
+// tests were compiled.
 inline std::string build_dir() {
     const char* dir = std::getenv("CREDITLOOP_BUILD");
-    return dir ? dir : "build";
+    return dir && *dir ? dir : CREDITLOOP_BINARY_DIR;
 }
 
 inline std::string source_dir() {
     const char* dir = std::getenv("CREDITLOOP_ROOT");
-    return dir ? dir : ".";
+    return dir && *dir ? dir : CREDITLOOP_SOURCE_DIR;
 }
 
 }  // namespace creditloop::testing

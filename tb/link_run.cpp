@@ -55,7 +55,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     Stimulus stimulus(spec.stimulus, spec.config.payload_bits);
 
     ConservationScoreboard conservation(spec.config);
-    DataIntegrityScoreboard data;
+    DataIntegrityScoreboard data(spec.config);
     SizingSpec sizing_spec;
     sizing_spec.config = spec.config;
     sizing_spec.total_cycles = spec.cycles;

@@ -238,6 +238,13 @@ int run_regression(const RegressCommand& command, const std::string& program,
 
     DutSources sources = DutSources::from_environment();
     sources.fst = command.fst;
+    if (!command.rtl_dir.empty()) {
+        const std::string problem = use_rtl_directory(sources, command.rtl_dir);
+        if (!problem.empty()) {
+            std::cerr << "creditloop: " << problem << "\n";
+            return 2;
+        }
+    }
     std::vector<LinkConfig> configs;
     for (const auto& c : cases) {
         bool known = false;

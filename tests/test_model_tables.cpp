@@ -38,7 +38,7 @@ TEST_CASE("model reproduces seed 000's batching table", "[model][seed000]") {
     }
 }
 
-TEST_CASE("seed 000's closed forms: 12/13, 12/15 and 12/21, and K = 8 below 12/17", "[model][seed000][closed-form]") {
+TEST_CASE("seed 000's closed forms 12/13 12/15 and 12/21 and K = 8 below 12/17", "[model][seed000][closed-form]") {
     auto thr = [](int k) { return run_link(nullptr, seed_run(4, 12, k)).throughput; };
     CHECK(full_rate_buffer(round_trip_cycles(4), 2) == 11);   // 12 >= 10 + 1: no cost
     CHECK(thr(2) == 1.0);
@@ -65,7 +65,7 @@ struct Trace : RunHooks {
 };
 }  // namespace
 
-TEST_CASE("model follows seed 001's slot-by-slot trace (L = 2, B = 3)", "[model][seed001][trace]") {
+TEST_CASE("model follows seed 001's slot-by-slot trace (L = 2 and B = 3)", "[model][seed001][trace]") {
     // Seed 001, "How to read it": slots 0-2 spend credits 3, 2, 1; slots 3-5 credits 0 and no
     // send while the receiver drains; the first credit arrives in slot 5; slot 6 sends again.
     RunSpec spec = seed_run(2, 3);

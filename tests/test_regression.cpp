@@ -47,7 +47,7 @@ TEST_CASE("the regression lists every seed configuration and the random matrix",
     CHECK(regression_cases(2).back().spec.stimulus.seed != cases.back().spec.stimulus.seed);
 }
 
-TEST_CASE("regression smoke run: seed 000's K = 8 passes and writes JUnit with the seed", "[regression][rtl][smoke]") {
+TEST_CASE("regression smoke run of seed 000 K = 8 passes and writes JUnit with the seed", "[regression][rtl][smoke]") {
     const fs::path dir = fs::temp_directory_path() / "creditloop_smoke";
     fs::remove_all(dir);
     RegressCommand cmd;
@@ -73,7 +73,7 @@ TEST_CASE("regression smoke run: seed 000's K = 8 passes and writes JUnit with t
     fs::remove_all(dir);
 }
 
-TEST_CASE("a failing test leaves waves, the rerun command and a JUnit failure", "[regression][rtl][sizing]") {
+TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure", "[regression][rtl][sizing]") {
     // Seed 001's late timing fix: L = 5, B = 8 declared full rate. Functionally correct, so only
     // the sizing check fails, and the regression must say so and keep the evidence.
     const fs::path dir = fs::temp_directory_path() / "creditloop_failing";

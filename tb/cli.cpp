@@ -26,6 +26,7 @@ const char* const kUsage =
     "  --waves PATH       waveform of the whole run (.vcd, or .fst with --fst)\n"
     "  --force            overwrite an existing --waves file\n"
     "  --log-level L      off|error|warn|info|debug (debug prints every cycle)\n"
+    "  --rtl DIR          your own RTL: every .sv in DIR, top credit_link in credit_link.sv\n"
     "\n"
     "regress options:\n"
     "  --filter PATTERN   only tests whose name matches (glob with * ?, else substring)\n"
@@ -35,7 +36,8 @@ const char* const kUsage =
     "  --junit PATH       JUnit XML (default build/results.xml)\n"
     "  --waves-dir DIR    where failing tests' waves go (default waves)\n"
     "  --jobs N           tests and builds in parallel (default 2)\n"
-    "  --list             list the tests and exit\n";
+    "  --list             list the tests and exit\n"
+    "  --rtl DIR          your own RTL instead of rtl/ (as for run)\n";
 
 namespace {
 
@@ -177,6 +179,8 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
             cmd.force = true;
         } else if (opt == "--log-level") {
             if (!r.value(opt, cmd.log_level)) return std::nullopt;
+        } else if (opt == "--rtl") {
+            if (!r.value(opt, cmd.rtl_dir)) return std::nullopt;
         } else {
             error.message = "unknown option '" + opt + "' for 'creditloop run': see 'creditloop --help'";
             return std::nullopt;
@@ -226,6 +230,8 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
             cmd.list = true;
         } else if (opt == "--log-level") {
             if (!r.value(opt, cmd.log_level)) return std::nullopt;
+        } else if (opt == "--rtl") {
+            if (!r.value(opt, cmd.rtl_dir)) return std::nullopt;
         } else {
             error.message = "unknown option '" + opt + "' for 'creditloop regress': see 'creditloop --help'";
             return std::nullopt;

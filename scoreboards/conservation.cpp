@@ -1,0 +1,92 @@
+#include "conservation.h"
+
+#include <string>
+#include <utility>
+
+namespace creditloop {
+
+namespace {
+
+const char* kTotalSignal = "link.total_credits";
+
+std::string credits_text(uint64_t count) {
+    return with_thousands(count) + (count == 1 ? " credit" : " credits");
+}
+
+}  // namespace
+
+ConservationScoreboard::ConservationScoreboard(const LinkConfig& config)
+    : buffer_slots_(static_cast<uint64_t>(config.buffer_slots)), total_(buffer_slots_) {}
+
+void ConservationScoreboard::step(const Observation& o) {
+    count_cycle();
+    // uint64_t: a wrapped 32-bit counter shows as a huge total, not as a wrapped-around pass.
+    const uint64_t total = static_cast<uint64_t>(o.credits) + o.fwd_flits + o.occupancy +
+                           o.pending_returns + o.return_flight;
+    if (total != total_) total_changed(o, total);
+
+    const bool over_grant = o.credits > buffer_slots_;
+    if (over_grant && !over_grant_) grant_exceeded(o);
+    over_grant_ = over_grant;
+
+    if (o.send && o.credits == 0) sent_at_zero(o);
+
+    returned_ += o.credits_returned;
+    popped_ += o.pop ? 1u : 0u;
+    if (returned_ > popped_ + excess_recorded_) over_returned(o);
+
+    if (o.overflow) overflowed(o);
+}
+
+void ConservationScoreboard::violation(Violation v) {
+    if (!first_violation_cycle_) first_violation_cycle_ = v.cycle;
+    record(std::move(v));
+}
+
+void ConservationScoreboard::total_changed(const Observation& o, uint64_t total) {
+    std::string detail;
+    if (total < total_) {
+        credits_lost_ += total_ - total;
+        detail = credits_text(total_ - total) + " lost";
+    } else {
+        credits_created_ += total - total_;
+        detail = credits_text(total - total_) + " created";
+    }
+    total_ = total;
+    detail += total == buffer_slots_
+                  ? "; the total is back at B, but only because losses and creations cancel"
+                  : "; " + with_thousands(total) + " of B = " + with_thousands(buffer_slots_) +
+                        " credits accounted for (credits " + std::to_string(o.credits) + " + fwd " +
+                        std::to_string(o.fwd_flits) + " + rx " + std::to_string(o.occupancy) +
+                        " + pending " + std::to_string(o.pending_returns) + " + returning " +
+                        std::to_string(o.return_flight) + ")";
+    violation({o.cycle, "conservation.total", kTotalSignal, std::to_string(buffer_slots_),
+               std::to_string(total), std::move(detail)});
+}
+
+void ConservationScoreboard::grant_exceeded(const Observation& o) {
+    violation({o.cycle, "conservation.grant", "link.sender.credits",
+               "<= " + std::to_string(buffer_slots_), std::to_string(o.credits),
+               "the sender holds more credits than the receiver has slots"});
+}
+
+void ConservationScoreboard::sent_at_zero(const Observation& o) {
+    violation({o.cycle, "conservation.send_at_zero", "link.sender.send", "0 (credits = 0)", "1",
+               "the sender sent without a credit; its counter goes below zero"});
+}
+
+void ConservationScoreboard::over_returned(const Observation& o) {
+    excess_recorded_ = returned_ - popped_;
+    violation({o.cycle, "conservation.receiver_returns", "link.ret.credits_returned",
+               "<= " + with_thousands(popped_) + " (flits popped so far)", with_thousands(returned_),
+               "the receiver has returned " + credits_text(excess_recorded_) +
+                   " more than the flits it removed"});
+}
+
+void ConservationScoreboard::overflowed(const Observation& o) {
+    violation({o.cycle, "conservation.overflow", "link.rx.overflow", "0", "1",
+               "a flit arrived with all " + std::to_string(buffer_slots_) +
+                   " slots full and none leaving: it was dropped"});
+}
+
+}  // namespace creditloop

@@ -1,0 +1,89 @@
+#include "lockstep.h"
+
+#include <cstdio>
+#include <string>
+
+namespace creditloop {
+
+namespace {
+
+constexpr uint32_t bit(Signal signal) { return 1u << static_cast<unsigned>(signal); }
+
+std::string value_text(Signal signal, uint64_t value) {
+    if (signal == Signal::send_payload || signal == Signal::pop_payload) {
+        char text[24];
+        std::snprintf(text, sizeof text, "0x%08llx", static_cast<unsigned long long>(value));
+        return text;
+    }
+    return std::to_string(value);
+}
+
+std::string cycles_after(uint64_t count) {
+    return std::to_string(count) + (count == 1 ? " cycle after" : " cycles after");
+}
+
+}  // namespace
+
+uint32_t differing_signals(const Observation& a, const Observation& b) {
+    uint32_t d = 0;
+    d |= (a.want_send != b.want_send) ? bit(Signal::want_send) : 0u;
+    d |= (a.drain != b.drain) ? bit(Signal::drain) : 0u;
+    d |= (a.credits != b.credits) ? bit(Signal::credits) : 0u;
+    d |= (a.can_send != b.can_send) ? bit(Signal::can_send) : 0u;
+    d |= (a.send != b.send) ? bit(Signal::send) : 0u;
+    d |= (a.send_payload != b.send_payload) ? bit(Signal::send_payload) : 0u;
+    d |= (a.credits_arriving != b.credits_arriving) ? bit(Signal::credits_arriving) : 0u;
+    d |= (a.fwd_flits != b.fwd_flits) ? bit(Signal::fwd_flits) : 0u;
+    d |= (a.arrive != b.arrive) ? bit(Signal::arrive) : 0u;
+    d |= (a.occupancy != b.occupancy) ? bit(Signal::occupancy) : 0u;
+    d |= (a.pop != b.pop) ? bit(Signal::pop) : 0u;
+    d |= (a.pop_payload != b.pop_payload) ? bit(Signal::pop_payload) : 0u;
+    d |= (a.overflow != b.overflow) ? bit(Signal::overflow) : 0u;
+    d |= (a.pending_returns != b.pending_returns) ? bit(Signal::pending_returns) : 0u;
+    d |= (a.credits_returned != b.credits_returned) ? bit(Signal::credits_returned) : 0u;
+    d |= (a.return_flight != b.return_flight) ? bit(Signal::return_flight) : 0u;
+    return d;
+}
+static_assert(kSignalCount == 16, "differing_signals() compares every Signal: add the new one");
+
+void LockstepScoreboard::step(const Observation& rtl) {
+    count_cycle();
+    if (!have_model_ || model_.cycle != rtl.cycle) {
+        if (!sequence_reported_)
+            sequence_error(rtl.cycle, have_model_ ? "the model's observation is of cycle " +
+                                                        std::to_string(model_.cycle)
+                                                  : "no model observation for this cycle (expect() not called)");
+        have_model_ = false;
+        return;
+    }
+    have_model_ = false;
+    const uint32_t differing = differing_signals(model_, rtl);
+    if (differing != 0) diverged(rtl, differing);
+}
+
+void LockstepScoreboard::diverged(const Observation& rtl, uint32_t differing) {
+    ++divergent_cycles_;
+    const bool first = !first_divergence_;
+    if (first) first_divergence_ = rtl.cycle;
+    const uint32_t fresh = differing & ~reported_;
+    reported_ |= differing;
+    for (int i = 0; i < kSignalCount; ++i) {
+        const Signal signal = static_cast<Signal>(i);
+        if (!(fresh & bit(signal))) continue;
+        record({rtl.cycle, "lockstep", signal_name(signal), value_text(signal, signal_value(model_, signal)),
+                value_text(signal, signal_value(rtl, signal)),
+                first ? std::string("first divergence from the golden model")
+                      : "starts to differ " + cycles_after(rtl.cycle - *first_divergence_) +
+                            " the first divergence (cycle " + std::to_string(*first_divergence_) +
+                            ")"});
+    }
+}
+
+void LockstepScoreboard::sequence_error(uint64_t cycle, const std::string& detail) {
+    sequence_reported_ = true;
+    record({cycle, "lockstep.sequence", "cycle", "a model observation of cycle " + std::to_string(cycle),
+            have_model_ ? std::to_string(model_.cycle) : "none", detail});
+}
+
+}  // namespace creditloop
+
