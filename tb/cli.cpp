@@ -20,6 +20,7 @@ const char* const kUsage =
     "  --traffic T        saturate | bernoulli:P | bursts:ON:OFF (default saturate)\n"
     "  --drain-every N    consumer drains when cycle % N == 0 (default 1)\n"
     "  --drain-stall Q    consumer stalls at random with probability Q instead\n"
+    "  --flush P          tell the return logic to flush its pending credits, with probability P\n"
     "  --full-rate        declare the link full rate: the sizing check fails below 1 flit/cycle\n"
     "  --model            check the golden model alone (no RTL)\n"
     "  --json             print one JSON object\n"
@@ -160,6 +161,16 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
             spec.stimulus.drain.kind = DrainKind::random_stalls;
             spec.stimulus.drain.stall_probability = q;
             have_stall = true;
+        } else if (opt == "--flush") {
+            std::string text;
+            if (!r.value(opt, text)) return std::nullopt;
+            char* end = nullptr;
+            const double p = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !(p >= 0.0 && p <= 1.0)) {
+                error.message = "--flush " + text + " is out of range: allowed 0 <= P <= 1";
+                return std::nullopt;
+            }
+            spec.stimulus.flush_probability = p;
         } else if (opt == "--full-rate") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             spec.declared_full_rate = true;
@@ -252,6 +263,7 @@ std::string run_arguments(const RunSpec& spec) {
         out << " --drain-every " << spec.stimulus.drain.period;
     else
         out << " --drain-stall " << exact_number(spec.stimulus.drain.stall_probability);
+    if (spec.stimulus.flush_probability > 0.0) out << " --flush " << exact_number(spec.stimulus.flush_probability);
     if (spec.declared_full_rate) out << " --full-rate";
     return out.str();
 }

@@ -4,7 +4,9 @@
 // includes a Verilator header.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "link_config.h"
@@ -27,12 +29,13 @@ public:
     virtual std::string open_trace(const std::string& path) = 0;
     // Flush and close the waveform; safe to call when none is open.
     virtual void close_trace() = 0;
-    // Verilator assertion failures ($error in the RTL) seen so far.
-    virtual int assertion_failures() const = 0;
+    // The cycle of the first failed RTL assertion ($error under --assert), if any. Verilator
+    // prints that one; later ones are silenced, as the first is the one that matters.
+    virtual std::optional<uint64_t> first_assertion_cycle() const = 0;
 };
 
 // Plugin ABI: each shared object exports these with C linkage.
-constexpr int kDutAbiVersion = 1;
+constexpr int kDutAbiVersion = 2;
 using DutAbiVersionFn = int (*)();
 using DutDescribeFn = void (*)(LinkConfig* config, const char** trace_format);
 using DutCreateFn = LinkDut* (*)();

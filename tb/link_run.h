@@ -61,7 +61,7 @@ struct RunResult {
     std::vector<Violation> violations;      // every scoreboard's records, by cycle
     uint64_t violation_count = 0;
     std::optional<uint64_t> first_violation_cycle;
-    int rtl_assertion_failures = 0;
+    std::optional<uint64_t> rtl_assertion_cycle;   // first failed RTL assertion
     bool passed = false;
 };
 

@@ -9,7 +9,9 @@ namespace creditloop {
 std::string describe(const RunSpec& spec) {
     std::ostringstream out;
     out << spec.config.key() << ", " << describe(spec.stimulus.traffic) << ", drain "
-        << describe(spec.stimulus.drain) << ", " << spec.cycles << " cycles, seed " << spec.stimulus.seed;
+        << describe(spec.stimulus.drain);
+    if (spec.stimulus.flush_probability > 0.0) out << ", flush " << exact_number(spec.stimulus.flush_probability);
+    out << ", " << spec.cycles << " cycles, seed " << spec.stimulus.seed;
     if (spec.declared_full_rate) out << ", declared full rate";
     return out.str();
 }
@@ -42,7 +44,8 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
     out << ", closed form 2L + 2 = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
         << r.full_rate_buffer << " (B = " << spec.config.buffer_slots << ")\n";
     for (const auto& board : r.scoreboards) out << "  " << board.summary << "\n";
-    if (r.rtl_assertion_failures) out << "  RTL assertions failed (see the %Error lines above)\n";
+    if (r.rtl_assertion_cycle)
+        out << "  RTL assertion failed at cycle " << *r.rtl_assertion_cycle << " (Verilator's %Error line above names it)\n";
     if (!r.violations.empty()) {
         out << "  first violation (the one that matters): " << violation_line(r.violations.front()) << "\n";
         const size_t shown = std::min<size_t>(r.violations.size(), 10);
@@ -106,6 +109,7 @@ std::string run_json(const RunSpec& spec, const RunResult& r) {
         << ", \"W\": " << c.payload_bits << "}";
     out << ", \"traffic\": " << quoted(describe(spec.stimulus.traffic));
     out << ", \"drain\": " << quoted(describe(spec.stimulus.drain));
+    out << ", \"flush_probability\": " << json_number(spec.stimulus.flush_probability);
     out << ", \"seed\": " << spec.stimulus.seed;
     out << ", \"cycles\": " << r.cycles;
     out << ", \"declared_full_rate\": " << (spec.declared_full_rate ? "true" : "false");
@@ -125,7 +129,9 @@ std::string run_json(const RunSpec& spec, const RunResult& r) {
     if (r.first_violation_cycle) out << *r.first_violation_cycle;
     else out << "null";
     out << ", \"violation_count\": " << r.violation_count;
-    out << ", \"rtl_assertion_failures\": " << r.rtl_assertion_failures;
+    out << ", \"rtl_assertion_cycle\": ";
+    if (r.rtl_assertion_cycle) out << *r.rtl_assertion_cycle;
+    else out << "null";
     out << ", \"violations\": [";
     for (size_t i = 0; i < r.violations.size(); ++i) {
         const Violation& v = r.violations[i];

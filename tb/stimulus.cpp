@@ -109,6 +109,7 @@ Stimulus::Stimulus(const StimulusSpec& spec, int payload_bits)
       payload_mask_(payload_bits >= 32 ? 0xFFFFFFFFu : ((1u << payload_bits) - 1u)),
       traffic_rng_(stream_seed(spec.seed, 1)),
       drain_rng_(stream_seed(spec.seed, 2)),
+      flush_rng_(stream_seed(spec.seed, 4)),
       payload_seed_(stream_seed(spec.seed, 3)) {}
 
 void Stimulus::generate_arrival() {
@@ -139,7 +140,7 @@ const LinkInputs& Stimulus::next() {
     } else {
         inputs_.drain = !drain_rng_.chance(spec_.drain.stall_probability);
     }
-    inputs_.flush = false;
+    inputs_.flush = spec_.flush_probability > 0.0 && flush_rng_.chance(spec_.flush_probability);
     ++cycle_;
     return inputs_;
 }

@@ -48,6 +48,7 @@ struct DrainSpec {
 struct StimulusSpec {
     TrafficSpec traffic;
     DrainSpec drain;
+    double flush_probability = 0.0;  // the return logic is told to flush, at random
     uint64_t seed = 1;
 };
 
@@ -77,6 +78,7 @@ private:
     uint32_t payload_mask_;
     Rng traffic_rng_;
     Rng drain_rng_;
+    Rng flush_rng_;
     uint64_t payload_seed_;
     uint64_t cycle_ = 0;
     uint64_t backlog_ = 0;        // flits generated but not yet accepted (bernoulli, bursts)

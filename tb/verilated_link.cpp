@@ -4,6 +4,7 @@
 #include <verilated.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "Vcredit_link.h"
@@ -56,6 +57,7 @@ public:
         }
         top_->rst_n = 1;
         top_->eval();
+        cycle_ = 0;
     }
 
     void step(const LinkInputs& in, Observation& o) override {
@@ -86,6 +88,11 @@ public:
         t.clk = 1;
         settle();
         t.clk = 0;
+        if (!first_assertion_ && context_->gotError()) {
+            first_assertion_ = cycle_;
+            context_->assertOn(false);
+        }
+        ++cycle_;
     }
 
     std::string open_trace(const std::string& path) override {
@@ -107,7 +114,7 @@ public:
         tracer_.reset();
     }
 
-    int assertion_failures() const override { return context_->gotError() ? 1 : 0; }
+    std::optional<uint64_t> first_assertion_cycle() const override { return first_assertion_; }
 
 private:
     // Evaluate, dump the settled values, and advance trace time by half a period.
@@ -120,6 +127,8 @@ private:
     std::unique_ptr<VerilatedContext> context_;
     std::unique_ptr<Vcredit_link> top_;
     std::unique_ptr<Tracer> tracer_;
+    uint64_t cycle_ = 0;
+    std::optional<uint64_t> first_assertion_;
 };
 
 }  // namespace

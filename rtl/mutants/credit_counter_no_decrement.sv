@@ -1,0 +1,47 @@
+// MUTANT (bug class: no decrement on send), seed 002's DebugLab: "a sender that, at step 3,
+// failed to decrement and so believed it still had credit". The counter adds returns but never
+// subtracts sends, so credits are created on every send; the buffer overflows. Kept in the tree
+// so the tests can show the conservation scoreboard and the RTL's own assertions catch it.
+// Identical to rtl/credit_counter.sv except for the marked line.
+module credit_counter #(
+  parameter int MAXC         = 8,
+  parameter int RETURN_WIDTH = $clog2(MAXC + 1)
+) (
+  input  logic                       clk,
+  input  logic                       rst_n,
+  input  logic [RETURN_WIDTH-1:0]    credit_return,
+  input  logic                       want_send,
+  input  logic [$clog2(MAXC+1)-1:0]  init_credits,
+  output logic                       can_send,
+  output logic                       do_send,
+  output logic [$clog2(MAXC+1)-1:0]  credits
+);
+  localparam int CW = $clog2(MAXC + 1);
+
+  // One bit wider than the count, so a count driven past the grant (or below zero) is visible
+  // to the assertion instead of wrapping silently.
+  logic [CW:0] next_credits;
+
+  assign can_send     = (credits != '0);
+  assign do_send      = want_send && can_send;
+  assign next_credits = {1'b0, credits} + (CW + 1)'(credit_return);   // BUG: no - do_send
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) credits <= init_credits;
+    else        credits <= next_credits[CW-1:0];
+  end
+
+`ifndef SYNTHESIS
+  // Seed 002's properties, checked every cycle out of reset. The checker samples rst_n on the
+  // clock, which is what it should do; the lint note about mixing that with the async reset
+  // above is about synthesis, not about this checker.
+  /* verilator lint_off SYNCASYNCNET */
+  a_no_send_without_credit: assert property (@(posedge clk) disable iff (!rst_n)
+      !(do_send && credits == '0))
+    else $error("credit_counter: send with zero credits");
+  a_within_grant: assert property (@(posedge clk) disable iff (!rst_n)
+      next_credits <= {1'b0, init_credits})
+    else $error("credit_counter: count %0d would exceed the grant %0d", next_credits, init_credits);
+  /* verilator lint_on SYNCASYNCNET */
+`endif
+endmodule
