@@ -6,7 +6,7 @@
 #   scripts/install-deps.sh --optional also install gtkwave and iverilog
 set -euo pipefail
 
-required=(verilator libsystemc-dev catch2 libspdlog-dev ccache cmake make g++ zlib1g-dev pkg-config)
+required=(verilator libsystemc-dev catch2 libspdlog-dev ccache cmake make g++ zlib1g-dev pkg-config python3)
 optional=(gtkwave iverilog)
 
 mode=install

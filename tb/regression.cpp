@@ -199,7 +199,9 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
             if (message.empty() && !o.result.violations.empty()) message = violation_line(o.result.violations.front());
             if (message.empty()) message = o.seed_check_failure;
             xml << "    <failure message=\"" << xml_escape(message) << "\">rerun: " << xml_escape(program)
-                << " run " << xml_escape(run_arguments(c.spec)) << "\nwaves: gtkwave " << xml_escape(o.waves)
+                << " run " << xml_escape(run_arguments(c.spec))
+                << xml_escape(command.rtl_dir.empty() ? "" : " --rtl " + command.rtl_dir)
+                << "\nwaves: gtkwave " << xml_escape(o.waves)
                 << "</failure>\n";
         }
         xml << "  </testcase>\n";
@@ -310,7 +312,8 @@ int run_regression(const RegressCommand& command, const std::string& program,
             std::cout << "  first violation: " << violation_line(o.result.violations.front()) << "\n";
         for (const auto& b : o.result.scoreboards)
             if (b.violations) std::cout << "  " << b.summary << "\n";
-        std::cout << "  rerun: " << program << " run " << run_arguments(c.spec) << "\n";
+        std::cout << "  rerun: " << program << " run " << run_arguments(c.spec)
+                  << (command.rtl_dir.empty() ? "" : " --rtl " + command.rtl_dir) << "\n";
         if (!o.waves.empty()) std::cout << "  waves: gtkwave " << o.waves << "\n";
     }
     if (command.waves) std::cout << "\nwaves of every test under " << command.waves_dir << "/\n";
