@@ -9,10 +9,6 @@ namespace {
 
 const char* kTotalSignal = "link.total_credits";
 
-std::string credits_text(uint64_t count) {
-    return with_thousands(count) + (count == 1 ? " credit" : " credits");
-}
-
 }  // namespace
 
 ConservationScoreboard::ConservationScoreboard(const LinkConfig& config)
@@ -47,10 +43,10 @@ void ConservationScoreboard::total_changed(const Observation& o, uint64_t total)
     std::string detail;
     if (total < total_) {
         credits_lost_ += total_ - total;
-        detail = credits_text(total_ - total) + " lost";
+        detail = counted(total_ - total, "credit") + " lost";
     } else {
         credits_created_ += total - total_;
-        detail = credits_text(total - total_) + " created";
+        detail = counted(total - total_, "credit") + " created";
     }
     total_ = total;
     detail += total == buffer_slots_
@@ -79,7 +75,7 @@ void ConservationScoreboard::over_returned(const Observation& o) {
     excess_recorded_ = returned_ - popped_;
     violation({o.cycle, "conservation.receiver_returns", "link.ret.credits_returned",
                "<= " + with_thousands(popped_) + " (flits popped so far)", with_thousands(returned_),
-               "the receiver has returned " + credits_text(excess_recorded_) +
+               "the receiver has returned " + counted(excess_recorded_, "credit") +
                    " more than the flits it removed"});
 }
 

@@ -6,20 +6,6 @@
 
 namespace creditloop {
 
-namespace {
-
-std::string hex(uint32_t value) {
-    char text[16];
-    std::snprintf(text, sizeof text, "0x%08x", value);
-    return text;
-}
-
-std::string flits_text(uint64_t count) {
-    return with_thousands(count) + (count == 1 ? " flit" : " flits");
-}
-
-}  // namespace
-
 DataIntegrityScoreboard::DataIntegrityScoreboard() : mask_(0xFFFFFFFFu) {}
 
 DataIntegrityScoreboard::DataIntegrityScoreboard(const LinkConfig& config)
@@ -61,7 +47,7 @@ bool DataIntegrityScoreboard::recently_delivered(uint32_t payload) const {
 
 void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
     const size_t due = expected_.size();
-    const std::string expected = due ? hex(expected_.front()) : "no flit (none outstanding)";
+    const std::string expected = due ? hex32(expected_.front()) : "no flit (none outstanding)";
     size_t index = 1;
     while (index < due && expected_[index] != got) ++index;
 
@@ -70,20 +56,20 @@ void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
         const uint64_t in_link = static_cast<uint64_t>(o.fwd_flits) + o.occupancy;
         const uint64_t missing = due > in_link ? due - in_link : 0;
         if (missing >= index) {
-            const std::string first_lost = hex(expected_.front());
+            const std::string first_lost = hex32(expected_.front());
             for (size_t i = 0; i < index; ++i) expected_.pop_front();
             expected_.pop_front();
             lost_ += index;
-            record({o.cycle, "data.lost", "link.rx.pop_payload", expected, hex(got),
-                    flits_text(index) + " lost: " + first_lost +
+            record({o.cycle, "data.lost", "link.rx.pop_payload", expected, hex32(got),
+                    counted(index, "flit") + " lost: " + first_lost +
                         (index == 1 ? std::string(" was skipped and is")
-                                    : " and the " + flits_text(index - 1) +
+                                    : " and the " + counted(index - 1, "flit") +
                                           " sent after it were skipped and are") +
                         " no longer in the link"});
         } else {
             expected_.erase(index);
-            record({o.cycle, "data.order", "link.rx.pop_payload", expected, hex(got),
-                    hex(got) + " overtook " + flits_text(index) +
+            record({o.cycle, "data.order", "link.rx.pop_payload", expected, hex32(got),
+                    hex32(got) + " overtook " + counted(index, "flit") +
                         " sent before it and still in the link"});
         }
         remember(got);
@@ -92,8 +78,8 @@ void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
     }
 
     if (recently_delivered(got)) {
-        record({o.cycle, "data.duplicate", "link.rx.pop_payload", expected, hex(got),
-                hex(got) + " was already delivered: a second copy"});
+        record({o.cycle, "data.duplicate", "link.rx.pop_payload", expected, hex32(got),
+                hex32(got) + " was already delivered: a second copy"});
         return;
     }
 
@@ -102,11 +88,11 @@ void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
         const uint32_t want = expected_.front();
         expected_.pop_front();
         ++delivered_;
-        record({o.cycle, "data.corrupt", "link.rx.pop_payload", expected, hex(got),
-                hex(want) + " arrived altered: bits " + hex(want ^ got) + " differ"});
+        record({o.cycle, "data.corrupt", "link.rx.pop_payload", expected, hex32(got),
+                hex32(want) + " arrived altered: bits " + hex32(want ^ got) + " differ"});
     } else {
-        record({o.cycle, "data.corrupt", "link.rx.pop_payload", expected, hex(got),
-                hex(got) + " was never sent: a spurious flit"});
+        record({o.cycle, "data.corrupt", "link.rx.pop_payload", expected, hex32(got),
+                hex32(got) + " was never sent: a spurious flit"});
     }
 }
 
@@ -116,7 +102,7 @@ void DataIntegrityScoreboard::backlog_overflow(const Observation& o) {
     ++lost_;
     if (backlog_reported_) return;
     backlog_reported_ = true;
-    record({o.cycle, "data.lost", "link.rx.pop_payload", hex(oldest), "nothing",
+    record({o.cycle, "data.lost", "link.rx.pop_payload", hex32(oldest), "nothing",
             "more than " + with_thousands(kMaxOutstanding) +
                 " flits sent and never delivered; the oldest are dropped from now on"});
 }
@@ -129,12 +115,12 @@ void DataIntegrityScoreboard::finish() {
         const uint64_t missing = due - last_in_link_after_;
         lost_ += missing;
         record({last_cycle_, "data.lost", "link.rx.pop_payload",
-                flits_text(due) + " still in the link", flits_text(last_in_link_after_),
-                flits_text(missing) + " sent and never delivered, and no longer in the link"});
+                counted(due, "flit") + " still in the link", counted(last_in_link_after_, "flit"),
+                counted(missing, "flit") + " sent and never delivered, and no longer in the link"});
     } else if (due < last_in_link_after_) {
         record({last_cycle_, "data.duplicate", "link.rx.pop_payload",
-                flits_text(due) + " still in the link", flits_text(last_in_link_after_),
-                "the link holds " + flits_text(last_in_link_after_ - due) +
+                counted(due, "flit") + " still in the link", counted(last_in_link_after_, "flit"),
+                "the link holds " + counted(last_in_link_after_ - due, "flit") +
                     " more than were sent and not yet delivered"});
     }
 }

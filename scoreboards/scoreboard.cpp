@@ -1,5 +1,6 @@
 #include "scoreboard.h"
 
+#include <cstdio>
 #include <utility>
 
 namespace creditloop {
@@ -14,6 +15,22 @@ std::string with_thousands(uint64_t value) {
         ++count;
     }
     return out;
+}
+
+std::string counted(uint64_t count, const char* noun) {
+    return with_thousands(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+std::string three_decimals(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    return text;
+}
+
+std::string hex32(uint32_t value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", value);
+    return text;
 }
 
 std::string Scoreboard::summary() const {

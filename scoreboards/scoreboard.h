@@ -51,7 +51,10 @@ private:
     size_t record_limit_ = 100;
 };
 
-// "1,000,000"
-std::string with_thousands(uint64_t value);
+// Formatting shared by every report of a violation.
+std::string with_thousands(uint64_t value);                 // "1,000,000"
+std::string counted(uint64_t count, const char* noun);      // "1 credit", "2,000 cycles"
+std::string three_decimals(double value);                   // "0.615", as the seeds print
+std::string hex32(uint32_t value);                          // "0x0000beef"
 
 }  // namespace creditloop

@@ -7,20 +7,6 @@
 
 namespace creditloop {
 
-namespace {
-
-std::string fixed3(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f", value);
-    return text;
-}
-
-std::string cycles_text(uint64_t count) {
-    return with_thousands(count) + (count == 1 ? " cycle" : " cycles");
-}
-
-}  // namespace
-
 SizingScoreboard::SizingScoreboard(const SizingSpec& spec)
     : spec_(spec),
       round_trip_(round_trip_cycles(spec.config.stages)),
@@ -77,7 +63,7 @@ void SizingScoreboard::credits_arrived(const Observation& o) {
 }
 
 std::string SizingScoreboard::round_trip_text() const {
-    return cycles_text(static_cast<uint64_t>(round_trip_)) + " (2L + 2, L = " +
+    return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (2L + 2, L = " +
            std::to_string(spec_.config.stages) + ")";
 }
 
@@ -85,7 +71,7 @@ void SizingScoreboard::round_trip_shorter(const Observation& o, uint64_t sample,
                                           uint64_t send_cycle) {
     shortest_recorded_ = sample;
     record({o.cycle, "sizing.round_trip", "link.sender.credits_arriving", round_trip_text(),
-            cycles_text(sample),
+            counted(sample, "cycle"),
             "a credit spent in cycle " + std::to_string(send_cycle) +
                 " can be spent again in cycle " + std::to_string(o.cycle + 1) +
                 ": the loop is shorter than its stages allow, so credits appeared or L is wrong"});
@@ -117,9 +103,9 @@ void SizingScoreboard::finish() {
 
     if (spec_.drain_every_cycle && shortest_ && *shortest_ > static_cast<uint64_t>(round_trip_)) {
         record({shortest_cycle_, "sizing.round_trip", "link.sender.credits_arriving",
-                round_trip_text(), cycles_text(*shortest_),
+                round_trip_text(), counted(*shortest_, "cycle"),
                 "with the consumer draining every cycle no credit came back faster than " +
-                    cycles_text(*shortest_) + ": the loop has " +
+                    counted(*shortest_, "cycle") + ": the loop has " +
                     std::to_string(*shortest_ - static_cast<uint64_t>(round_trip_)) +
                     " more cycles than its L stages account for"});
     }
@@ -133,17 +119,17 @@ void SizingScoreboard::finish() {
                 "B >= " + std::to_string(needed), "B = " + std::to_string(buffer_slots_),
                 std::string("declared full rate, but the ") +
                     (shortest_ ? "measured" : "closed-form") + " credit round trip is " +
-                    cycles_text(round_trip) + ": full rate needs B >= RTT + K - 1 = " +
+                    counted(round_trip, "cycle") + ": full rate needs B >= RTT + K - 1 = " +
                     std::to_string(needed) + "; B = " + std::to_string(buffer_slots_) +
                     " allows at most " + std::to_string(buffer_slots_) + "/" + std::to_string(needed) +
-                    " = " + fixed3(predicted_throughput())});
+                    " = " + three_decimals(predicted_throughput())});
     }
     if (first_stall_) {
         record({*first_stall_, "sizing.throughput", "link.sender.can_send", "1 (declared full rate)",
                 "0",
                 "the sender ran out of credits with the source offering; steady-state throughput "
-                "measured " + fixed3(measured_throughput()) + " vs 1.000 (" +
-                    with_thousands(window_sends_) + " sends in " + cycles_text(window_cycles_) + ")"});
+                "measured " + three_decimals(measured_throughput()) + " vs 1.000 (" +
+                    with_thousands(window_sends_) + " sends in " + counted(window_cycles_, "cycle") + ")"});
     }
 }
 

@@ -16,12 +16,6 @@ std::string describe(const RunSpec& spec) {
     return out.str();
 }
 
-std::string three_decimals(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f", value);
-    return text;
-}
-
 std::string violation_line(const Violation& v) {
     std::ostringstream out;
     out << "cycle " << v.cycle << ": " << v.check << " " << v.signal << " expected " << v.expected << " got "

@@ -11,8 +11,6 @@ namespace creditloop {
 
 // "L4_B12_K8_W32, saturate, drain every 1, 6000 cycles, seed 1"
 std::string describe(const RunSpec& spec);
-// "0.615" (3 decimals, as the seeds print)
-std::string three_decimals(double value);
 
 // The multi-line summary `creditloop run` prints.
 std::string run_summary(const RunSpec& spec, const RunResult& result);

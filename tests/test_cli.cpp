@@ -37,10 +37,7 @@ Outcome cli(const std::string& args) {
     const std::string out = (tmp / "out").string(), err = (tmp / "err").string();
     const std::string command = creditloop::testing::build_dir() + "/creditloop " + args + " >" + out + " 2>" + err;
     const int status = std::system(command.c_str());
-    auto slurp = [](const std::string& path) {
-        std::ifstream in(path);
-        return std::string(std::istreambuf_iterator<char>(in), {});
-    };
+    using creditloop::testing::slurp;
     Outcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
     fs::remove_all(tmp);
     return o;
@@ -110,7 +107,6 @@ TEST_CASE("the CLI never overwrites a waves file it was not asked to", "[cli][bi
     const Outcome o = cli("run --L 1 --B 4 --waves " + waves.string());
     CHECK(o.exit_code == 2);
     CHECK(o.err.find("--force") != std::string::npos);
-    std::ifstream in(waves);
-    CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "precious");
+    CHECK(creditloop::testing::slurp(waves.string()) == "precious");
     fs::remove(waves);
 }

@@ -11,14 +11,10 @@
 #include "test_support.h"
 
 using namespace creditloop;
+using creditloop::testing::slurp;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // Capture what the regression prints.
 struct CoutCapture {
@@ -100,7 +96,7 @@ TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure
     const fs::path vcd = dir / "waves" / "story_late_timing_fix.vcd";
     CHECK(printed.find("waves: gtkwave " + vcd.string()) != std::string::npos);
     REQUIRE(fs::exists(vcd));
-    const std::string waves = slurp(vcd);
+    const std::string waves = slurp(vcd.string());
     CHECK(waves.find("$enddefinitions") != std::string::npos);
     CHECK(waves.find("credits") != std::string::npos);
     const std::string xml = slurp(cmd.junit);

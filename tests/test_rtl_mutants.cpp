@@ -11,14 +11,10 @@
 #include "test_support.h"
 
 using namespace creditloop;
+using creditloop::testing::slurp;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // A copy of rtl/*.sv in a fresh directory, for mutating.
 fs::path rtl_copy(const std::string& name) {
@@ -64,7 +60,7 @@ TEST_CASE("seed 002's DebugLab counter (no decrement on send) is caught on the c
 
 TEST_CASE("an RTL top without a port the harness needs is refused with one line naming it", "[rtl][bad-input]") {
     const fs::path dir = rtl_copy("missing_port");
-    std::string top = slurp(dir / "credit_link.sv");
+    std::string top = slurp((dir / "credit_link.sv").string());
     // overflow stops being a port and becomes an internal signal: legal RTL, wrong contract.
     const std::string port = "  output logic                    overflow,\n";
     const auto at = top.find(port);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "link_run.h"
@@ -28,6 +30,12 @@ inline std::string build_dir() {
 inline std::string source_dir() {
     const char* dir = std::getenv("CREDITLOOP_ROOT");
     return dir && *dir ? dir : CREDITLOOP_SOURCE_DIR;
+}
+
+// A whole file as text ("" when it does not exist).
+inline std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace creditloop::testing
