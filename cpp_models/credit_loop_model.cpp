@@ -36,6 +36,9 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     o.cycle = cycle_;
     o.want_send = in.want_send;
     o.drain = in.drain;
+    o.flush = in.flush;
+    o.reset_tx = in.reset_tx;
+    o.reset_rx = in.reset_rx;
 
     o.credits = credits_;
     o.can_send = credits_ != 0;
@@ -56,6 +59,7 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     const uint32_t batch = static_cast<uint32_t>(config_.batch);
     o.credits_returned = in.flush ? pending_total : (pending_total >= batch ? batch : 0u);
     o.return_flight = return_flight_;
+    o.credit_total = credits_ + fwd_flits_ + occupancy_ + pending_ + return_flight_;
     return o;
 }
 
@@ -90,6 +94,20 @@ void CreditLoopModel::update() {
     fwd_[ring_head_] = FwdStage{o.send, o.send_payload};
     ret_[ring_head_] = o.credits_returned;
 
+    // A reset asserted in this cycle wins over the edge, one end at a time (credit_link's
+    // rst_tx_n and rst_rx_n).
+    if (o.reset_tx) {
+        credits_ = static_cast<uint32_t>(config_.buffer_slots);
+        for (auto& stage : fwd_) stage = FwdStage{false, 0};
+        fwd_flits_ = 0;
+    }
+    if (o.reset_rx) {
+        for (auto& count : ret_) count = 0;
+        return_flight_ = 0;
+        rx_head_ = 0;
+        occupancy_ = 0;
+        pending_ = 0;
+    }
     ++cycle_;
 }
 

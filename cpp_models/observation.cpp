@@ -6,6 +6,9 @@ const char* signal_name(Signal signal) {
     switch (signal) {
         case Signal::want_send: return "link.want_send";
         case Signal::drain: return "link.drain";
+        case Signal::flush: return "link.flush";
+        case Signal::reset_tx: return "link.reset_tx";
+        case Signal::reset_rx: return "link.reset_rx";
         case Signal::credits: return "link.sender.credits";
         case Signal::can_send: return "link.sender.can_send";
         case Signal::send: return "link.sender.send";
@@ -20,6 +23,7 @@ const char* signal_name(Signal signal) {
         case Signal::pending_returns: return "link.ret.pending_returns";
         case Signal::credits_returned: return "link.ret.credits_returned";
         case Signal::return_flight: return "link.ret.return_flight";
+        case Signal::credit_total: return "link.credit_total";
     }
     return "?";
 }
@@ -28,6 +32,9 @@ uint64_t signal_value(const Observation& o, Signal signal) {
     switch (signal) {
         case Signal::want_send: return o.want_send;
         case Signal::drain: return o.drain;
+        case Signal::flush: return o.flush;
+        case Signal::reset_tx: return o.reset_tx;
+        case Signal::reset_rx: return o.reset_rx;
         case Signal::credits: return o.credits;
         case Signal::can_send: return o.can_send;
         case Signal::send: return o.send;
@@ -42,6 +49,7 @@ uint64_t signal_value(const Observation& o, Signal signal) {
         case Signal::pending_returns: return o.pending_returns;
         case Signal::credits_returned: return o.credits_returned;
         case Signal::return_flight: return o.return_flight;
+        case Signal::credit_total: return o.credit_total;
     }
     return 0;
 }

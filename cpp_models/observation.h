@@ -17,6 +17,9 @@ struct Observation {
     // the environment's inputs this cycle, echoed so a scoreboard knows what was offered
     bool want_send = false;           // the source offered a flit
     bool drain = false;               // the consumer was ready to take one
+    bool flush = false;               // the return logic was told to flush
+    bool reset_tx = false;            // the sender end is reset at the edge that ends this cycle
+    bool reset_rx = false;            // the receiver end likewise
 
     // link.sender
     uint32_t credits = 0;             // credits the sender holds
@@ -39,17 +42,21 @@ struct Observation {
     uint32_t pending_returns = 0;     // credits freed, waiting for their batch
     uint32_t credits_returned = 0;    // credits put on the return path this cycle
     uint32_t return_flight = 0;       // credits on the return path
+
+    // the loop, as the RTL adds it up for waves (scoreboards add the terms themselves)
+    uint32_t credit_total = 0;
 };
 
 // The observed signals by name, in loop order, for reports and lockstep comparison.
 enum class Signal : uint8_t {
-    want_send, drain,
+    want_send, drain, flush, reset_tx, reset_rx,
     credits, can_send, send, send_payload, credits_arriving,
     fwd_flits, arrive,
     occupancy, pop, pop_payload, overflow,
     pending_returns, credits_returned, return_flight,
+    credit_total,
 };
-constexpr int kSignalCount = 16;
+constexpr int kSignalCount = 20;
 
 const char* signal_name(Signal signal);
 uint64_t signal_value(const Observation& obs, Signal signal);

@@ -6,6 +6,10 @@
 //
 // Parameters: L stages each way (>= 1), B receiver slots = credits granted (>= 1), return
 // batch K (1 <= K <= B), payload width W.
+// Resets, asynchronous and active low, one per end so a one-sided reset can be tested:
+//   rst_tx_n   the sender end: credit counter and forward pipeline.
+//   rst_rx_n   the receiver end: buffer, return logic and return pipeline.
+//   A link is reset by holding both low across a rising edge; the sender then holds B credits.
 // Inputs, all sampled in the cycle they are presented:
 //   want_send, tx_payload   the source offers a flit; it leaves if the sender holds a credit.
 //   drain                   the consumer takes the head flit this cycle if there is one.
@@ -18,6 +22,7 @@
 // RTT = 2L + 2, throughput min(1, B / RTT) with batches of one.
 // Invariant (checked by the conservation scoreboard, every cycle):
 //   credits + fwd_flits + occupancy + pending_returns + return_flight == B.
+// credit_total is that sum, for people reading waves; the scoreboard adds the terms itself.
 module credit_link #(
   parameter int L = 4,
   parameter int B = 12,
@@ -25,7 +30,8 @@ module credit_link #(
   parameter int W = 32
 ) (
   input  logic                    clk,
-  input  logic                    rst_n,
+  input  logic                    rst_tx_n,
+  input  logic                    rst_rx_n,
   input  logic                    want_send,
   input  logic [W-1:0]            tx_payload,
   input  logic                    drain,
@@ -47,10 +53,13 @@ module credit_link #(
   // link.ret
   output logic [$clog2(B+1)-1:0]  pending_returns,
   output logic [$clog2(B+1)-1:0]  credits_returned,
-  output logic [$clog2(B+1)-1:0]  return_flight
+  output logic [$clog2(B+1)-1:0]  return_flight,
+  // the loop
+  output logic [(($clog2(B+1) > $clog2(L+1)) ? $clog2(B+1) : $clog2(L+1)) + 2:0] credit_total
 );
   localparam int CW = $clog2(B + 1);
   localparam int FW = $clog2(L + 1);
+  localparam int TW = ((CW > FW) ? CW : FW) + 3;   // room for a total well past B in a buggy loop
 
   // Parameter contract, checked at elaboration.
   if (L < 1) $error("credit_link: L = %0d, need L >= 1", L);
@@ -59,7 +68,8 @@ module credit_link #(
 
   // ---- link.sender
   credit_counter #(.MAXC(B), .RETURN_WIDTH(CW)) u_sender (
-    .clk, .rst_n,
+    .clk,
+    .rst_n         (rst_tx_n),
     .credit_return (credits_arriving),
     .want_send,
     .init_credits  (CW'(B)),
@@ -73,7 +83,8 @@ module credit_link #(
   logic [W:0]       fwd_out;
   logic [L*(W+1)-1:0] fwd_stages;
   pipeline #(.STAGES(L), .WIDTH(W + 1)) u_fwd (
-    .clk, .rst_n,
+    .clk,
+    .rst_n  (rst_tx_n),
     .in     ({send, send_payload}),
     .out    (fwd_out),
     .stages (fwd_stages)
@@ -82,7 +93,8 @@ module credit_link #(
 
   // ---- link.rx
   rx_buffer #(.B(B), .WIDTH(W)) u_rx (
-    .clk, .rst_n,
+    .clk,
+    .rst_n     (rst_rx_n),
     .push      (arrive),
     .push_data (fwd_out[W-1:0]),
     .drain,
@@ -94,7 +106,8 @@ module credit_link #(
 
   // ---- link.ret
   credit_return #(.B(B), .K(K)) u_return (
-    .clk, .rst_n,
+    .clk,
+    .rst_n    (rst_rx_n),
     .freed    (pop),
     .flush,
     .returned (credits_returned),
@@ -103,7 +116,8 @@ module credit_link #(
 
   logic [L*CW-1:0] ret_stages;
   pipeline #(.STAGES(L), .WIDTH(CW)) u_ret_pipe (
-    .clk, .rst_n,
+    .clk,
+    .rst_n  (rst_rx_n),
     .in     (credits_returned),
     .out    (credits_arriving),
     .stages (ret_stages)
@@ -118,4 +132,6 @@ module credit_link #(
       return_flight = return_flight + ret_stages[i*CW +: CW];
     end
   end
+  assign credit_total = TW'(credits) + TW'(fwd_flits) + TW'(occupancy) + TW'(pending_returns) +
+                        TW'(return_flight);
 endmodule

@@ -32,6 +32,29 @@ void ConservationScoreboard::step(const Observation& o) {
     if (returned_ > popped_ + excess_recorded_) over_returned(o);
 
     if (o.overflow) overflowed(o);
+
+    if (o.reset_tx != o.reset_rx) one_sided_reset(o);
+}
+
+void ConservationScoreboard::one_sided_reset(const Observation& o) {
+    // What each end holds after this cycle's edge, had there been no reset.
+    // (a send and a pop move a credit within one end, so only the crossings count).
+    const uint64_t arrived = (o.arrive && !o.overflow) ? 1u : 0u;
+    const uint64_t sender_end =
+        static_cast<uint64_t>(o.credits) + o.credits_arriving + o.fwd_flits - (o.arrive ? 1u : 0u);
+    const uint64_t receiver_end =
+        static_cast<uint64_t>(o.occupancy) + arrived + o.pending_returns + o.return_flight - o.credits_arriving;
+    // The reset end restarts empty (the sender with B credits), the other keeps what it holds.
+    const uint64_t after = o.reset_tx ? buffer_slots_ + receiver_end : sender_end;
+    if (after == buffer_slots_) return;   // nothing was away from the reset end: harmless
+    const char* end = o.reset_tx ? "the sender end" : "the receiver end";
+    const uint64_t away = after > buffer_slots_ ? after - buffer_slots_ : buffer_slots_ - after;
+    violation({o.cycle, "conservation.one_sided_reset", o.reset_tx ? "link.reset_tx" : "link.reset_rx",
+               std::to_string(buffer_slots_), std::to_string(after),
+               std::string(end) + " was reset alone: " + counted(away, "credit") +
+                   (after > buffer_slots_ ? " created" : " lost") +
+                   (o.reset_tx ? " (the sender counts B again while credits are still at the receiver)"
+                               : " (the receiver forgot the credits it held)")});
 }
 
 void ConservationScoreboard::violation(Violation v) {

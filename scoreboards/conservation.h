@@ -48,6 +48,7 @@ private:
     void sent_at_zero(const Observation& obs);
     void over_returned(const Observation& obs);
     void overflowed(const Observation& obs);
+    void one_sided_reset(const Observation& obs);
     void violation(Violation v);
 
     uint64_t buffer_slots_;

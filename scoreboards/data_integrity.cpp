@@ -36,6 +36,12 @@ void DataIntegrityScoreboard::step(const Observation& o) {
     const uint64_t in = static_cast<uint64_t>(o.fwd_flits) + o.occupancy + (o.send ? 1u : 0u);
     const uint64_t out = (o.pop ? 1u : 0u) + (o.overflow ? 1u : 0u);
     last_in_link_after_ = in > out ? in - out : 0;
+    // Resetting both ends discards every flit in the link, as it should; a one-sided reset
+    // loses flits and is left to show as data.lost.
+    if (o.reset_tx && o.reset_rx) {
+        expected_.clear();
+        last_in_link_after_ = 0;
+    }
 }
 
 bool DataIntegrityScoreboard::recently_delivered(uint32_t payload) const {

@@ -28,6 +28,9 @@ uint32_t differing_signals(const Observation& a, const Observation& b) {
     uint32_t d = 0;
     d |= (a.want_send != b.want_send) ? bit(Signal::want_send) : 0u;
     d |= (a.drain != b.drain) ? bit(Signal::drain) : 0u;
+    d |= (a.flush != b.flush) ? bit(Signal::flush) : 0u;
+    d |= (a.reset_tx != b.reset_tx) ? bit(Signal::reset_tx) : 0u;
+    d |= (a.reset_rx != b.reset_rx) ? bit(Signal::reset_rx) : 0u;
     d |= (a.credits != b.credits) ? bit(Signal::credits) : 0u;
     d |= (a.can_send != b.can_send) ? bit(Signal::can_send) : 0u;
     d |= (a.send != b.send) ? bit(Signal::send) : 0u;
@@ -42,9 +45,10 @@ uint32_t differing_signals(const Observation& a, const Observation& b) {
     d |= (a.pending_returns != b.pending_returns) ? bit(Signal::pending_returns) : 0u;
     d |= (a.credits_returned != b.credits_returned) ? bit(Signal::credits_returned) : 0u;
     d |= (a.return_flight != b.return_flight) ? bit(Signal::return_flight) : 0u;
+    d |= (a.credit_total != b.credit_total) ? bit(Signal::credit_total) : 0u;
     return d;
 }
-static_assert(kSignalCount == 16, "differing_signals() compares every Signal: add the new one");
+static_assert(kSignalCount == 20, "differing_signals() compares every Signal: add the new one");
 
 void LockstepScoreboard::step(const Observation& rtl) {
     count_cycle();

@@ -1,5 +1,6 @@
 #include "sizing.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -38,6 +39,14 @@ void SizingScoreboard::step(const Observation& o) {
         window_sends_ += send;
         if (spec_.declared_full_rate && o.want_send && !o.can_send && !first_stall_)
             first_stall_ = o.cycle;
+    }
+    // A reset starts the loop again: sends before it will never see their credits come back,
+    // and the rate bound starts over with B fresh credits.
+    if (o.reset_tx || o.reset_rx) {
+        send_cycles_.clear();
+        std::fill(recent_sends_.begin(), recent_sends_.end(), uint8_t{0});
+        sends_in_round_trip_ = 0;
+        over_rate_ = false;
     }
 }
 

@@ -21,6 +21,9 @@ const char* const kUsage =
     "  --drain-every N    consumer drains when cycle % N == 0 (default 1)\n"
     "  --drain-stall Q    consumer stalls at random with probability Q instead\n"
     "  --flush P          tell the return logic to flush its pending credits, with probability P\n"
+    "  --reset-every N    reset both ends together every N cycles, mid-traffic\n"
+    "  --reset-sender-at C    reset the sender end alone in cycle C (with --reset-receiver-at C: both)\n"
+    "  --reset-receiver-at C  reset the receiver end alone in cycle C\n"
     "  --full-rate        declare the link full rate: the sizing check fails below 1 flit/cycle\n"
     "  --model            check the golden model alone (no RTL)\n"
     "  --json             print one JSON object\n"
@@ -171,6 +174,15 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
                 return std::nullopt;
             }
             spec.stimulus.flush_probability = p;
+        } else if (opt == "--reset-every") {
+            if (!r.integer(opt, 0, 100000000000LL, v, " cycles (0: never)")) return std::nullopt;
+            spec.stimulus.reset_every = static_cast<uint64_t>(v);
+        } else if (opt == "--reset-sender-at") {
+            if (!r.integer(opt, 0, 100000000000LL, v, " (a cycle of the run)")) return std::nullopt;
+            spec.stimulus.reset_tx_at = static_cast<uint64_t>(v);
+        } else if (opt == "--reset-receiver-at") {
+            if (!r.integer(opt, 0, 100000000000LL, v, " (a cycle of the run)")) return std::nullopt;
+            spec.stimulus.reset_rx_at = static_cast<uint64_t>(v);
         } else if (opt == "--full-rate") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             spec.declared_full_rate = true;
@@ -264,6 +276,9 @@ std::string run_arguments(const RunSpec& spec) {
     else
         out << " --drain-stall " << exact_number(spec.stimulus.drain.stall_probability);
     if (spec.stimulus.flush_probability > 0.0) out << " --flush " << exact_number(spec.stimulus.flush_probability);
+    if (spec.stimulus.reset_every) out << " --reset-every " << spec.stimulus.reset_every;
+    if (spec.stimulus.reset_tx_at) out << " --reset-sender-at " << *spec.stimulus.reset_tx_at;
+    if (spec.stimulus.reset_rx_at) out << " --reset-receiver-at " << *spec.stimulus.reset_rx_at;
     if (spec.declared_full_rate) out << " --full-rate";
     return out.str();
 }

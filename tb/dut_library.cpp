@@ -253,7 +253,7 @@ std::unique_ptr<DutLibrary> DutLibrary::load(const LinkConfig& config, const Dut
     auto describe = reinterpret_cast<DutDescribeFn>(dlsym(lib->handle_, "creditloop_dut_describe"));
     lib->create_ = reinterpret_cast<DutCreateFn>(dlsym(lib->handle_, "creditloop_dut_create"));
     if (!version || !describe || !lib->create_ || version() != kDutAbiVersion) {
-        error = lib->path_ + " is not a creditloop plugin of this version: delete " +
+        error = lib->path_ + " is not a plugin for this creditloop (ABI " + std::to_string(kDutAbiVersion) + "): run make build, or delete " +
                 dut_directory(config, sources) + " and rerun";
         return nullptr;
     }

@@ -11,6 +11,9 @@ std::string describe(const RunSpec& spec) {
     out << spec.config.key() << ", " << describe(spec.stimulus.traffic) << ", drain "
         << describe(spec.stimulus.drain);
     if (spec.stimulus.flush_probability > 0.0) out << ", flush " << exact_number(spec.stimulus.flush_probability);
+    if (spec.stimulus.reset_every) out << ", reset every " << spec.stimulus.reset_every;
+    if (spec.stimulus.reset_tx_at) out << ", sender reset at " << *spec.stimulus.reset_tx_at;
+    if (spec.stimulus.reset_rx_at) out << ", receiver reset at " << *spec.stimulus.reset_rx_at;
     out << ", " << spec.cycles << " cycles, seed " << spec.stimulus.seed;
     if (spec.declared_full_rate) out << ", declared full rate";
     return out.str();

@@ -141,6 +141,9 @@ const LinkInputs& Stimulus::next() {
         inputs_.drain = !drain_rng_.chance(spec_.drain.stall_probability);
     }
     inputs_.flush = spec_.flush_probability > 0.0 && flush_rng_.chance(spec_.flush_probability);
+    const bool periodic = spec_.reset_every != 0 && (cycle_ + 1) % spec_.reset_every == 0;
+    inputs_.reset_tx = periodic || spec_.reset_tx_at == cycle_;
+    inputs_.reset_rx = periodic || spec_.reset_rx_at == cycle_;
     ++cycle_;
     return inputs_;
 }

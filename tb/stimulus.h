@@ -49,6 +49,9 @@ struct StimulusSpec {
     TrafficSpec traffic;
     DrainSpec drain;
     double flush_probability = 0.0;  // the return logic is told to flush, at random
+    uint64_t reset_every = 0;        // both ends reset together every N cycles (0: never)
+    std::optional<uint64_t> reset_tx_at;   // the sender end alone is reset in this cycle
+    std::optional<uint64_t> reset_rx_at;   // the receiver end likewise (both: a whole-link reset)
     uint64_t seed = 1;
 };
 

@@ -23,9 +23,9 @@ static const char* const kTraceFormat = "vcd";
 namespace creditloop {
 namespace {
 
-// Half a clock period in trace time units: cycle t is drawn from 10t to 10t + 10 (counting from
-// the first reset after the trace opens; reset itself is not drawn), clock low in the first half
-// with the inputs and events of cycle t, rising edge at 10t + 5.
+// Half a clock period in trace time units: cycle t is drawn from 10t to 10t + 10, clock low in
+// the first half with the inputs and events of cycle t, rising edge at 10t + 5. The reset before
+// cycle 0 is not drawn.
 constexpr uint64_t kHalfPeriod = 5;
 
 class VerilatedLink final : public LinkDut {
@@ -47,7 +47,8 @@ public:
         top_->drain = 0;
         top_->flush = 0;
         top_->clk = 0;
-        top_->rst_n = 0;
+        top_->rst_tx_n = 0;
+        top_->rst_rx_n = 0;
         top_->eval();
         for (int edge = 0; edge < 2; ++edge) {
             top_->clk = 1;
@@ -55,7 +56,8 @@ public:
             top_->clk = 0;
             top_->eval();
         }
-        top_->rst_n = 1;
+        top_->rst_tx_n = 1;
+        top_->rst_rx_n = 1;
         top_->eval();
         cycle_ = 0;
     }
@@ -66,10 +68,14 @@ public:
         t.tx_payload = in.payload;
         t.drain = in.drain;
         t.flush = in.flush;
-        settle();
+        const uint64_t base = 2 * kHalfPeriod * cycle_;
+        settle(base);
 
         o.want_send = in.want_send;
         o.drain = in.drain;
+        o.flush = in.flush;
+        o.reset_tx = in.reset_tx;
+        o.reset_rx = in.reset_rx;
         o.credits = t.credits;
         o.can_send = t.can_send;
         o.send = t.send;
@@ -84,9 +90,20 @@ public:
         o.pending_returns = t.pending_returns;
         o.credits_returned = t.credits_returned;
         o.return_flight = t.return_flight;
+        o.credit_total = t.credit_total;
 
         t.clk = 1;
-        settle();
+        settle(base + kHalfPeriod);
+        // A reset of either end replaces this edge's update with the reset values: the
+        // asynchronous reset is pulsed just after the edge (drawn at 10t + 7), so nothing that
+        // crossed the edge is cancelled half-way, exactly as the model's update() then reset.
+        if (in.reset_tx || in.reset_rx) {
+            t.rst_tx_n = !in.reset_tx;
+            t.rst_rx_n = !in.reset_rx;
+            settle(base + kHalfPeriod + 2);
+            t.rst_tx_n = 1;
+            t.rst_rx_n = 1;
+        }
         t.clk = 0;
         if (!first_assertion_ && context_->gotError()) {
             first_assertion_ = cycle_;
@@ -117,11 +134,11 @@ public:
     std::optional<uint64_t> first_assertion_cycle() const override { return first_assertion_; }
 
 private:
-    // Evaluate, dump the settled values, and advance trace time by half a period.
-    void settle() {
+    // Evaluate at trace time `time` and dump the settled values.
+    void settle(uint64_t time) {
+        context_->time(time);
         top_->eval();
-        if (tracer_) tracer_->dump(context_->time());
-        context_->timeInc(kHalfPeriod);
+        if (tracer_) tracer_->dump(time);
     }
 
     std::unique_ptr<VerilatedContext> context_;

@@ -621,6 +621,9 @@ void perturb(Observation& o, Signal signal) {
     switch (signal) {
         case Signal::want_send: o.want_send = !o.want_send; break;
         case Signal::drain: o.drain = !o.drain; break;
+        case Signal::flush: o.flush = !o.flush; break;
+        case Signal::reset_tx: o.reset_tx = !o.reset_tx; break;
+        case Signal::reset_rx: o.reset_rx = !o.reset_rx; break;
         case Signal::credits: o.credits += 1; break;
         case Signal::can_send: o.can_send = !o.can_send; break;
         case Signal::send: o.send = !o.send; break;
@@ -635,6 +638,7 @@ void perturb(Observation& o, Signal signal) {
         case Signal::pending_returns: o.pending_returns += 1; break;
         case Signal::credits_returned: o.credits_returned += 1; break;
         case Signal::return_flight: o.return_flight += 1; break;
+        case Signal::credit_total: o.credit_total += 1; break;
     }
 }
 

@@ -3,6 +3,9 @@
 // subtracts sends, so credits are created on every send; the buffer overflows. Kept in the tree
 // so the tests can show the conservation scoreboard and the RTL's own assertions catch it.
 // Identical to rtl/credit_counter.sv except for the marked line.
+// creditloop-mutant: replaces=credit_counter.sv
+// creditloop-mutant: class=no decrement on send
+// creditloop-mutant: source=seed 002
 module credit_counter #(
   parameter int MAXC         = 8,
   parameter int RETURN_WIDTH = $clog2(MAXC + 1)
