@@ -3,6 +3,7 @@
 #                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST)
 #                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
 #   make test    Catch2 tests through CTest (ctest -L <tag> in build/ runs one tag)
+#   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
 #   make build   configure and build (the CLI lands at build/creditloop)
 #   make lint    verilator --lint-only -Wall over rtl/
 #   make deps    install the Debian packages (scripts/install-deps.sh)
@@ -20,12 +21,12 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all build sim test lint deps clean help
+.PHONY: all build sim test mutants lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,10p' Makefile
+	@sed -n '2,11p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -40,6 +41,9 @@ sim: build
 	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
 	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') $(waves_flags)
 
+mutants: build
+	$(BUILD)/creditloop mutants --seed $(SEED) --jobs $(JOBS) --waves-dir waves/mutants
+
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
@@ -48,4 +52,4 @@ lint:
 
 clean:
 	rm -rf $(BUILD)
-	rm -f waves/*.vcd waves/*.fst
+	rm -rf waves/*.vcd waves/*.fst waves/*.gtkw waves/mutants

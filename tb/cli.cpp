@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "mutants.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -9,6 +11,7 @@ namespace creditloop {
 const char* const kUsage =
     "usage: creditloop run [options]      check one configuration of the link against the model\n"
     "       creditloop regress [options]  the regression (make sim)\n"
+    "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
     "\n"
     "run options:\n"
     "  --L N              stages each way (1..1024, default 4)\n"
@@ -41,7 +44,13 @@ const char* const kUsage =
     "  --waves-dir DIR    where failing tests' waves go (default waves)\n"
     "  --jobs N           tests and builds in parallel (default 2)\n"
     "  --list             list the tests and exit\n"
-    "  --rtl DIR          your own RTL instead of rtl/ (as for run)\n";
+    "  --rtl DIR          your own RTL instead of rtl/ (as for run)\n"
+    "\n"
+    "mutants options:\n"
+    "  --filter PATTERN   only these mutants (file stem, glob or substring)\n"
+    "  --seed N           stimulus seed (default 1)\n"
+    "  --waves-dir DIR    where the killing runs' waves go (default waves/mutants)\n"
+    "  --jobs N           builds in parallel (default 2)\n";
 
 namespace {
 
@@ -257,6 +266,30 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
             if (!r.value(opt, cmd.rtl_dir)) return std::nullopt;
         } else {
             error.message = "unknown option '" + opt + "' for 'creditloop regress': see 'creditloop --help'";
+            return std::nullopt;
+        }
+    }
+    return cmd;
+}
+
+std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args, ParseError& error) {
+    MutantsCommand cmd;
+    ArgReader r(args, error);
+    long long v = 0;
+    while (!r.done()) {
+        const std::string opt = r.option();
+        if (opt == "--filter") {
+            if (!r.value(opt, cmd.filter)) return std::nullopt;
+        } else if (opt == "--seed") {
+            if (!r.integer(opt, 0, 0x7FFFFFFFFFFFFFFFLL, v, "")) return std::nullopt;
+            cmd.seed = static_cast<uint64_t>(v);
+        } else if (opt == "--waves-dir") {
+            if (!r.value(opt, cmd.waves_dir)) return std::nullopt;
+        } else if (opt == "--jobs") {
+            if (!r.integer(opt, 1, 64, v, "")) return std::nullopt;
+            cmd.jobs = static_cast<int>(v);
+        } else {
+            error.message = "unknown option '" + opt + "' for 'creditloop mutants': see 'creditloop --help'";
             return std::nullopt;
         }
     }

@@ -34,6 +34,8 @@ struct RegressCommand {
     std::string log_level = "warn";
 };
 
+struct MutantsCommand;
+
 struct ParseError {
     std::string message;            // one line
 };
@@ -41,6 +43,7 @@ struct ParseError {
 // args excludes the program name and the subcommand.
 std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseError& error);
 std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args, ParseError& error);
+std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args, ParseError& error);
 
 // The `creditloop run ...` arguments that reproduce `spec` exactly.
 std::string run_arguments(const RunSpec& spec);

@@ -271,12 +271,18 @@ std::unique_ptr<LinkDut> DutLibrary::create() const { return std::unique_ptr<Lin
 
 std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources,
                                     int jobs) {
+    std::vector<DutBuild> builds;
+    for (const auto& config : configs) builds.push_back({config, sources});
+    return build_duts(builds, jobs);
+}
+
+std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int jobs) {
     std::vector<std::string> errors;
     std::mutex errors_mutex;
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t i = next++; i < configs.size(); i = next++) {
-            std::string error = ensure_built(configs[i], sources);
+        for (size_t i = next++; i < builds.size(); i = next++) {
+            std::string error = ensure_built(builds[i].config, builds[i].sources);
             if (!error.empty()) {
                 std::lock_guard<std::mutex> guard(errors_mutex);
                 errors.push_back(error);

@@ -54,6 +54,12 @@ private:
 // error line per configuration that failed (empty when all are ready).
 std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources,
                                     int jobs);
+// The same for configurations of different RTL sets.
+struct DutBuild {
+    LinkConfig config;
+    DutSources sources;
+};
+std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int jobs);
 
 // Take the RTL from `dir` (every *.sv in it; the top module credit_link in credit_link.sv)
 // instead of the checkout's rtl/. "" or one error line naming the problem and the fix.

@@ -1,6 +1,7 @@
 // creditloop: check credit-based flow-control RTL against the golden model.
 //   creditloop run [options]       one configuration, a readable summary or --json
 //   creditloop regress [options]   the regression behind `make sim`
+//   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -11,7 +12,9 @@
 
 #include "cli.h"
 #include "dut_library.h"
+#include "gtkw.h"
 #include "log.h"
+#include "mutants.h"
 #include "regression.h"
 #include "report.h"
 
@@ -67,7 +70,13 @@ int run_command(const RunCommand& cmd) {
     if (cmd.json) std::cout << run_json(cmd.spec, result) << "\n";
     else {
         std::cout << run_summary(cmd.spec, result);
-        if (!cmd.waves.empty()) std::cout << "waves: gtkwave " << cmd.waves << "\n";
+        if (!cmd.waves.empty()) {
+            fs::path save = cmd.waves;
+            save.replace_extension(".gtkw");
+            std::string gtkw;
+            if (!fs::exists(save) || cmd.force) gtkw = write_gtkw(cmd.waves, cmd.spec.config, result.first_violation_cycle, 0);
+            std::cout << "waves: gtkwave " << cmd.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
+        }
     }
     return result.passed ? 0 : 1;
 }
@@ -94,5 +103,10 @@ int main(int argc, char** argv) {
         if (!set_log_level(cmd->log_level)) return bad_input("--log-level " + cmd->log_level + " is not a level: allowed off, error, warn, info, debug");
         return run_regression(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run' or 'regress' (see 'creditloop --help')");
+    if (sub == "mutants") {
+        auto cmd = parse_mutants(args, error);
+        if (!cmd) return bad_input(error.message);
+        return run_mutants(*cmd, program_path(argv[0]));
+    }
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress' or 'mutants' (see 'creditloop --help')");
 }

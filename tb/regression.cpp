@@ -16,6 +16,7 @@
 
 #include "closed_forms.h"
 #include "dut_library.h"
+#include "gtkw.h"
 #include "log.h"
 #include "report.h"
 #include "seed_tables.h"
@@ -107,6 +108,7 @@ struct CaseOutcome {
     RunResult result;
     std::string seed_check_failure;   // the seed prints another number
     std::string waves;                // path, when written
+    std::string gtkw;                 // its GTKWave save file
     std::string error;                // could not run at all
     double seconds = 0.0;
     bool passed() const { return error.empty() && result.passed && seed_check_failure.empty(); }
@@ -148,7 +150,10 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         RunOptions options;
         if (command.waves) options.trace_path = waves;
         outcome.result = run_link(dut.get(), c.spec, options);
-        if (command.waves) outcome.waves = waves;
+        if (command.waves) {
+            outcome.waves = waves;
+            outcome.gtkw = write_gtkw(waves, c.spec.config, outcome.result.first_violation_cycle, 0);
+        }
     }
     if (c.seed_throughput && three_decimals(outcome.result.throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.result.throughput) +
@@ -164,6 +169,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         if (outcome.result.first_violation_cycle) options.stop_after_violation = 20;
         run_link(dut.get(), c.spec, options);
         outcome.waves = waves;
+        outcome.gtkw = write_gtkw(waves, c.spec.config, outcome.result.first_violation_cycle, options.trace_from);
     }
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return outcome;
@@ -201,7 +207,7 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
             xml << "    <failure message=\"" << xml_escape(message) << "\">rerun: " << xml_escape(program)
                 << " run " << xml_escape(run_arguments(c.spec))
                 << xml_escape(command.rtl_dir.empty() ? "" : " --rtl " + command.rtl_dir)
-                << "\nwaves: gtkwave " << xml_escape(o.waves)
+                << "\nwaves: gtkwave " << xml_escape(o.waves) << " " << xml_escape(o.gtkw)
                 << "</failure>\n";
         }
         xml << "  </testcase>\n";
@@ -314,7 +320,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
             if (b.violations) std::cout << "  " << b.summary << "\n";
         std::cout << "  rerun: " << program << " run " << run_arguments(c.spec)
                   << (command.rtl_dir.empty() ? "" : " --rtl " + command.rtl_dir) << "\n";
-        if (!o.waves.empty()) std::cout << "  waves: gtkwave " << o.waves << "\n";
+        if (!o.waves.empty()) std::cout << "  waves: gtkwave " << o.waves << (o.gtkw.empty() ? "" : " " + o.gtkw) << "\n";
     }
     if (command.waves) std::cout << "\nwaves of every test under " << command.waves_dir << "/\n";
 

@@ -99,6 +99,18 @@ TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure
     const std::string waves = slurp(vcd.string());
     CHECK(waves.find("$enddefinitions") != std::string::npos);
     CHECK(waves.find("credits") != std::string::npos);
+    // The save file groups the loop's signals and puts the marker on the first violation.
+    const fs::path gtkw = dir / "waves" / "story_late_timing_fix.gtkw";
+    CHECK(printed.find("waves: gtkwave " + vcd.string() + " " + gtkw.string()) != std::string::npos);
+    const std::string save = slurp(gtkw.string());
+    CHECK(save.find("[dumpfile] \"" + vcd.string() + "\"") != std::string::npos);
+    CHECK(save.find("-sender credits") != std::string::npos);
+    CHECK(save.find("link.credit_total[") != std::string::npos);
+    CHECK(save.find("link.credits[3:0]") != std::string::npos);   // B = 8: four bits
+    const auto first = printed.find("first violation: cycle ");
+    REQUIRE(first != std::string::npos);
+    const uint64_t cycle = std::stoull(printed.substr(first + 23));
+    CHECK(save.find("\n*-3.000000 " + std::to_string(10 * cycle) + " ") != std::string::npos);
     const std::string xml = slurp(cmd.junit);
     CHECK(xml.find("failures=\"1\"") != std::string::npos);
     CHECK(xml.find("<failure message=\"cycle ") != std::string::npos);

@@ -597,7 +597,7 @@ TEST_CASE("lockstep against seed 004's leaking sender: first divergence at cycle
     std::vector<Violation> at_7;
     for (const auto& v : lockstep.violations())
         if (v.cycle == 7) at_7.push_back(v);
-    REQUIRE(at_7.size() == 4);
+    REQUIRE(at_7.size() == 5);
     CHECK(at_7[0].signal == "link.sender.credits");
     CHECK(at_7[0].expected == "1");
     CHECK(at_7[0].got == "0");
@@ -608,6 +608,9 @@ TEST_CASE("lockstep against seed 004's leaking sender: first divergence at cycle
     CHECK(at_7[3].signal == "link.sender.send_payload");
     CHECK(at_7[3].expected == hex(payload_of(7)));
     CHECK(at_7[3].got == "0x00000000");
+    CHECK(at_7[4].signal == "link.credit_total");   // the loop holds 3 of its 4 credits
+    CHECK(at_7[4].expected == "4");
+    CHECK(at_7[4].got == "3");
     for (const auto& v : lockstep.violations()) CHECK(v.check == "lockstep");
     // Each signal is recorded once at most, however long it keeps differing.
     CHECK(lockstep.violations().size() <= static_cast<size_t>(kSignalCount));

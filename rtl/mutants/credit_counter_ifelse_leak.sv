@@ -4,8 +4,9 @@
 // Each such cycle loses credit_return credits for ever; throughput degrades gracefully until
 // fewer credits than the round trip remain, and nothing else is wrong. The conservation
 // scoreboard catches the first lost credit on the cycle it is lost (conservation.total, "lost").
-// Needs a send and a return in the same cycle: any traffic that keeps the sender busy when the
-// first credit comes back (saturate, cycle 2L + 1 with K = 1).
+// Needs a send and a return in the same cycle: any traffic that keeps the sender busy when
+// credits come back. With --L 2 --B 4 --K 1 and saturate traffic it is seed 004's trace: the
+// credit back in cycle 5 is spent in cycle 6 as the next one arrives; cycle 7 shows the loss.
 // Identical to rtl/credit_counter.sv except for the marked lines: the single update
 // credits - do_send + credit_return became an if / else if.
 // creditloop-mutant: replaces=credit_counter.sv

@@ -3,10 +3,10 @@
 // reasoning that the source already looks at can_send before it asks (a valid/ready source that
 // waits for ready). This link's source offers its head flit until it is taken, whether or not
 // the sender holds a credit, so the first want_send at zero credits is a send without a credit:
-// the count wraps from 0 to 2^CW - 1, the flit arrives at a full buffer (conservation.overflow),
-// and the RTL's own a_no_send_without_credit assertion fires. Caught on that cycle by
-// conservation.send_at_zero and lockstep on link.sender.send. Needs the sender to run out of
-// credits while the source still offers (saturate traffic, B < 2L + 2).
+// the count wraps from 0 to 2^CW - 1 and the RTL's own a_no_send_without_credit assertion fires;
+// once the consumer falls behind, flits arrive at a full buffer (conservation.overflow).
+// Caught on that cycle by conservation.send_at_zero and lockstep on link.sender.send. Needs the
+// sender to run out of credits while the source still offers (e.g. saturate, B < 2L + 2).
 // Identical to rtl/credit_counter.sv except for the marked line.
 // creditloop-mutant: replaces=credit_counter.sv
 // creditloop-mutant: class=send at zero credits

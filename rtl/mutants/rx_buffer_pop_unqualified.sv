@@ -7,7 +7,9 @@
 // zero. Chosen over "credit_return counts drain" because credit_return never sees drain: in this
 // link the freed strobe IS rx_buffer's pop, so the pop qualifier is where a designer writes it.
 // Caught in the first cycle drain is high on an empty buffer (cycle 0 with --drain-every 1):
-// conservation.receiver_returns, conservation.total ("created") and lockstep on link.rx.pop.
+// lockstep on link.rx.pop and data.corrupt (a spurious flit) in that cycle, conservation.total
+// ("created": occupancy wraps to 2^CW - 1) in the next. conservation.receiver_returns does NOT
+// fire: it counts pops on the pop port, and here the pop port itself is what is wrong.
 // Identical to rtl/rx_buffer.sv except for the marked line.
 // creditloop-mutant: replaces=rx_buffer.sv
 // creditloop-mutant: class=more credits returned than flits removed

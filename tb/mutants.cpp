@@ -1,0 +1,220 @@
+#include "mutants.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "dut_library.h"
+#include "gtkw.h"
+#include "report.h"
+
+namespace fs = std::filesystem;
+
+namespace creditloop {
+
+std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std::string>& errors) {
+    std::vector<Mutant> mutants;
+    const fs::path dir = fs::path(source_root) / "rtl" / "mutants";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (entry.path().extension() != ".sv") continue;
+        Mutant m;
+        m.name = entry.path().stem().string();
+        m.path = entry.path().string();
+        std::ifstream in(entry.path());
+        std::string line;
+        const std::string tag = "// creditloop-mutant: ";
+        while (std::getline(in, line)) {
+            if (line.rfind(tag, 0) != 0) continue;
+            const std::string field = line.substr(tag.size());
+            const auto eq = field.find('=');
+            if (eq == std::string::npos) continue;
+            const std::string key = field.substr(0, eq), value = field.substr(eq + 1);
+            if (key == "replaces") m.replaces = value;
+            else if (key == "class") m.bug_class = value;
+            else if (key == "source") m.source = value;
+        }
+        if (m.replaces.empty() || !fs::exists(fs::path(source_root) / "rtl" / m.replaces)) {
+            errors.push_back(m.path + ": needs a '// creditloop-mutant: replaces=<file in rtl/>' line naming an existing file");
+            continue;
+        }
+        mutants.push_back(m);
+    }
+    std::sort(mutants.begin(), mutants.end(), [](const Mutant& a, const Mutant& b) { return a.name < b.name; });
+    return mutants;
+}
+
+std::vector<RegressionCase> mutation_cases(uint64_t seed) {
+    std::vector<RegressionCase> cases;
+    // Seed 004's loop: L = 2, B = 4 (a power of two), saturating, drain every cycle.
+    RegressionCase seed004;
+    seed004.name = "seed004";
+    seed004.spec.config = LinkConfig{2, 4, 1, 32};
+    seed004.spec.cycles = 2000;
+    seed004.spec.stimulus.seed = seed;
+    cases.push_back(seed004);
+    // Everything at once: random traffic, stalls, flushes, batches that do not divide B, and a
+    // reset of both ends every 4999 cycles; B = 8 is a power of two again.
+    RegressionCase random;
+    random.name = "random";
+    random.spec.config = LinkConfig{3, 8, 3, 32};
+    random.spec.cycles = 20000;
+    std::string error;
+    random.spec.stimulus.traffic = *parse_traffic("bernoulli:0.8", error);
+    random.spec.stimulus.drain = DrainSpec{DrainKind::random_stalls, 1, 0.3};
+    random.spec.stimulus.flush_probability = 0.1;
+    random.spec.stimulus.reset_every = 4999;
+    random.spec.stimulus.seed = seed;
+    cases.push_back(random);
+    return cases;
+}
+
+namespace {
+
+struct Kill {
+    bool caught = false;
+    std::string case_name;
+    Violation first;
+    std::string checks;   // what fired on the first failing cycle, and the first independent check
+    std::string waves;
+    std::string gtkw;
+    std::string error;
+};
+
+DutSources mutant_sources(const DutSources& base, const Mutant& m) {
+    DutSources sources = base;
+    sources.rtl_files.clear();
+    for (const auto& entry : fs::directory_iterator(fs::path(base.source_root) / "rtl")) {
+        if (entry.path().extension() != ".sv") continue;
+        sources.rtl_files.push_back(entry.path().filename() == m.replaces ? m.path : entry.path().string());
+    }
+    // The top first, then a fixed order.
+    std::sort(sources.rtl_files.begin(), sources.rtl_files.end(), [](const std::string& a, const std::string& b) {
+        const bool a_top = fs::path(a).filename() == "credit_link.sv";
+        const bool b_top = fs::path(b).filename() == "credit_link.sv";
+        return a_top != b_top ? a_top : a < b;
+    });
+    return sources;
+}
+
+// "conservation.total, lockstep" for the first failing cycle. Lockstep fires on any difference
+// from the model, so when it is alone there, the first check that needs no model is added.
+std::string checks_that_fired(const RunResult& result) {
+    const uint64_t first = result.violations.front().cycle;
+    std::vector<std::string> names;
+    for (const auto& v : result.violations) {
+        if (v.cycle != first) break;
+        if (std::find(names.begin(), names.end(), v.check) == names.end()) names.push_back(v.check);
+    }
+    std::string text;
+    for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+    if (names.size() == 1 && names[0] == "lockstep") {
+        for (const auto& v : result.violations) {
+            if (v.check == "lockstep") continue;
+            text += "; " + v.check + " at " + std::to_string(v.cycle);
+            break;
+        }
+    }
+    return text;
+}
+
+std::string pad(const std::string& text, size_t width) {
+    return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace
+
+int run_mutants(const MutantsCommand& command, const std::string& program) {
+    const DutSources base = DutSources::from_environment();
+    std::vector<std::string> errors;
+    std::vector<Mutant> mutants;
+    for (auto& m : find_mutants(base.source_root, errors))
+        if (name_matches(m.name, command.filter)) mutants.push_back(std::move(m));
+    for (const auto& e : errors) std::cerr << "creditloop mutants: " << e << "\n";
+    if (!errors.empty()) return 2;
+    if (mutants.empty()) {
+        std::cerr << "creditloop mutants: no mutant matches '" << command.filter << "' in rtl/mutants/\n";
+        return 2;
+    }
+    const auto cases = mutation_cases(command.seed);
+
+    // Build every (mutant, configuration) plugin first, `jobs` at a time.
+    std::vector<DutBuild> builds;
+    for (const auto& m : mutants)
+        for (const auto& c : cases) builds.push_back({c.spec.config, mutant_sources(base, m)});
+    std::cout << "creditloop mutants: " << mutants.size() << " mutants x " << cases.size()
+              << " stimulus sets (verilated once each, cached)\n" << std::flush;
+    const auto build_errors = build_duts(builds, command.jobs);
+    if (!build_errors.empty()) {
+        for (const auto& e : build_errors) std::cerr << "creditloop mutants: " << e << "\n";
+        return 3;
+    }
+
+    std::error_code ec;
+    fs::create_directories(command.waves_dir, ec);
+    std::vector<Kill> kills(mutants.size());
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        const DutSources sources = mutant_sources(base, mutants[i]);
+        Kill& kill = kills[i];
+        for (const auto& c : cases) {
+            std::string error;
+            auto library = DutLibrary::load(c.spec.config, sources, error);
+            if (!library) {
+                kill.error = error;
+                break;
+            }
+            RunResult result;
+            {
+                auto dut = library->create();
+                result = run_link(dut.get(), c.spec);
+            }
+            if (result.passed) continue;
+            kill.caught = true;
+            kill.case_name = c.name;
+            kill.first = result.violations.front();
+            kill.checks = checks_that_fired(result);
+            // Replay the failing seed with waves around the first violation.
+            const uint64_t first = kill.first.cycle;
+            RunOptions options;
+            options.trace_path = (fs::path(command.waves_dir) / (mutants[i].name + ".vcd")).string();
+            options.trace_from = first > 200 ? first - 200 : 0;
+            options.stop_after_violation = 20;
+            auto dut = library->create();
+            run_link(dut.get(), c.spec, options);
+            kill.waves = options.trace_path;
+            kill.gtkw = write_gtkw(kill.waves, c.spec.config, first, options.trace_from);
+            break;
+        }
+        std::cout << (kill.caught ? "caught   " : "SURVIVED ") << mutants[i].name << "\n" << std::flush;
+    }
+
+    std::ostringstream table;
+    table << "\n" << pad("mutant", 34) << pad("caught", 7) << pad("cycle", 7) << pad("by checks", 58)
+          << "stimulus, waves\n";
+    size_t survivors = 0;
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        const Kill& k = kills[i];
+        survivors += k.caught ? 0 : 1;
+        table << pad(mutants[i].name, 34) << pad(k.caught ? "yes" : "NO", 7)
+              << pad(k.caught ? std::to_string(k.first.cycle) : "-", 7) << pad(k.caught ? k.checks : "-", 58)
+              << (k.caught ? k.case_name + ", gtkwave " + k.waves + " " + k.gtkw : k.error) << "\n";
+        table << "    " << mutants[i].bug_class << " (" << mutants[i].source << ")\n";
+    }
+    std::cout << table.str();
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        if (kills[i].caught) continue;
+        std::cout << "\nSURVIVED " << mutants[i].name << " (" << mutants[i].bug_class << ", " << mutants[i].source
+                  << "): no check fired on any stimulus set; the stimulus must improve. Rerun one with:\n";
+        for (const auto& c : cases)
+            std::cout << "  " << program << " run " << run_arguments(c.spec) << " --rtl <rtl/ with "
+                      << mutants[i].path << " as " << mutants[i].replaces << ">\n";
+    }
+    std::cout << "\n" << (mutants.size() - survivors) << " of " << mutants.size() << " mutants caught\n";
+    return survivors ? 1 : 0;
+}
+
+}  // namespace creditloop

@@ -1,0 +1,39 @@
+// `make mutants`: the regression run against each buggy RTL variant kept in rtl/mutants/.
+// Every mutant must be caught; the kill table says by which check, on which cycle, with the
+// waveform of the failure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "regression.h"
+
+namespace creditloop {
+
+struct Mutant {
+    std::string name;        // file stem, e.g. credit_counter_ifelse_leak
+    std::string path;
+    std::string replaces;    // the rtl/ file it stands in for, e.g. credit_counter.sv
+    std::string bug_class;
+    std::string source;      // the seed or public report it comes from
+};
+
+// Reads the `// creditloop-mutant: key=value` lines of every rtl/mutants/*.sv. One error line
+// per file without a usable manifest goes to `errors`.
+std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std::string>& errors);
+
+// The stimulus every mutant faces, in order, until one catches it.
+std::vector<RegressionCase> mutation_cases(uint64_t seed);
+
+struct MutantsCommand {
+    std::string filter;              // mutant names (glob or substring)
+    uint64_t seed = 1;
+    std::string waves_dir = "waves/mutants";
+    int jobs = 2;
+};
+
+// Prints the kill table; 0 when every mutant is caught, 1 when one survives, 2 bad input,
+// 3 a build problem.
+int run_mutants(const MutantsCommand& command, const std::string& program);
+
+}  // namespace creditloop
