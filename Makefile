@@ -2,6 +2,7 @@
 #   make sim     the regression: every seed configuration on the RTL, plus seeded random traffic
 #                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST)
 #                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
+#                make sim DUT_COUNTER=<file.sv> DUT_RETURN=<file.sv>   your own blocks
 #   make test    Catch2 tests through CTest (ctest -L <tag> in build/ runs one tag)
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
 #   make build   configure and build (the CLI lands at build/creditloop)
@@ -14,6 +15,8 @@ TESTS ?=
 SEED  ?= 1
 WAVES ?=
 RTL   ?=
+DUT_COUNTER ?=
+DUT_RETURN  ?=
 
 ifeq ($(WAVES),fst)
   waves_flags := --waves --fst
@@ -26,7 +29,7 @@ endif
 all: build
 
 help:
-	@sed -n '2,11p' Makefile
+	@sed -n '2,12p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -39,7 +42,8 @@ build:
 
 sim: build
 	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
-	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') $(waves_flags)
+	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
+	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') $(waves_flags)
 
 mutants: build
 	$(BUILD)/creditloop mutants --seed $(SEED) --jobs $(JOBS) --waves-dir waves/mutants

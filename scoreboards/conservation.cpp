@@ -71,6 +71,9 @@ void ConservationScoreboard::total_changed(const Observation& o, uint64_t total)
         credits_created_ += total - total_;
         detail = counted(total - total_, "credit") + " created";
     }
+    // The counts are the state at the start of the cycle, so the change happened at the edge
+    // that ended the cycle before (seed 004's "slot 6" for its first loss, found at cycle 7).
+    if (o.cycle > 0) detail += " at the edge ending cycle " + std::to_string(o.cycle - 1);
     total_ = total;
     detail += total == buffer_slots_
                   ? "; the total is back at B, but only because losses and creations cancel"

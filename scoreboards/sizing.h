@@ -64,6 +64,8 @@ public:
     double predicted_throughput() const;
     // The first cycle in the window the sender ran dry with the source offering (full rate only).
     std::optional<uint64_t> first_stall_cycle() const { return first_stall_; }
+    // Sends in the last 2L + 2 cycles seen (since the last reset).
+    uint64_t sends_in_last_round_trip() const { return sends_in_round_trip_; }
 
     // Send cycles kept waiting for their credit; past this (impossible on a legal link) the
     // oldest are dropped rather than growing without bound.

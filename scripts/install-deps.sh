@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Install what creditloop needs from Debian's packages: Verilator, SystemC, Catch2, spdlog,
-# ccache, CMake and a C++ compiler (GTKWave and Icarus Verilog optional, with --optional).
+# ccache, CMake, a C++ compiler and Icarus Verilog (a peer simulator); GTKWave with --optional.
 #   scripts/install-deps.sh            install whatever is missing (needs root or sudo)
 #   scripts/install-deps.sh --check    only say what is missing; exit 1 if anything is
-#   scripts/install-deps.sh --optional also install gtkwave and iverilog
+#   scripts/install-deps.sh --optional also install gtkwave
 set -euo pipefail
 
-required=(verilator libsystemc-dev catch2 libspdlog-dev ccache cmake make g++ zlib1g-dev pkg-config python3)
-optional=(gtkwave iverilog)
+required=(verilator libsystemc-dev catch2 libspdlog-dev ccache cmake make g++ zlib1g-dev pkg-config python3 iverilog)
+optional=(gtkwave)
 
 mode=install
 want=("${required[@]}")

@@ -13,6 +13,7 @@
 # Verilator is missing or a build or simulation did not complete.
 # The seed's files are never edited: they are copied to OUTDIR/src, and every variant is written
 # there next to them, made by literal text replacement that must match.
+# shellcheck disable=SC2016  # '$' in single quotes below is SystemVerilog text, not shell
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true   # bash 5.2: keep '&' literal in ${v/old/new}
 
@@ -230,10 +231,17 @@ if [ "$experiments" = 1 ]; then
   variant tb_trace.sv tb_trace_tied_returns.sv \
     '      credit_return = ($time % 30 == 15); $display(' \
     '      credit_return = ($time % 30 == 15) && (inflight > 0); $display('
+  # (b): returns that no send earned, with the sender idle, on a race-free drive and a signed
+  # compare: the counter climbs past its grant and the seed's checks still pass.
+  variant tb_negedge_drive.sv tb_untied_idle.sv \
+    "$overflow" "if (inflight > int'(init_credits))" \
+    "$want_drive" '    want_send = 0;   // the sender stays idle: no return below is earned' \
+    '    if (errors == 0) $display(' "    \$display(\"credits at the end: %0d, grant %0d\", credits, init_credits);$nl    if (errors == 0) \$display("
   # (a)+(b)+(c), plus what the seed's testbench lacks: checks for returns with nothing
   # outstanding, credits above the grant, unknown values and a run that sent nothing, a line
-  # that says how much traffic there was, and a verdict printed after the last checked edge. The X check is ^{...} === 1'bx because Icarus 11's
-  # $isunknown answers 1 for a concatenation of known bits.
+  # that says how much traffic there was, and a verdict printed after the last checked edge.
+  # The X check is ^{...} === 1'bx because Icarus 11's $isunknown answers 1 for a
+  # concatenation of known bits (the probe shows it).
   variant tb_negedge_drive.sv tb_fixed.sv \
     'int errors = 0, inflight = 0;' 'int errors = 0, inflight = 0, sends = 0, returns = 0;' \
     'if (do_send)       inflight++;' 'if (do_send)       begin inflight++; sends++; end' \
@@ -259,6 +267,8 @@ module probe_compare;
     $display("inflight > init_credits       = %0d  (inflight=%0d, init_credits=%0d)", inflight > init_credits, inflight, init_credits);
     $display("inflight as 32-bit unsigned   = %0d", $unsigned(inflight));
     $display("inflight > int'(init_credits) = %0d", inflight > int'(init_credits));
+    // Not (a): why the fixed testbench checks X with ^{...} === 1'bx rather than $isunknown.
+    $display("$isunknown({1'b1, init_credits}) = %0d  (known bits: 0 expected)", $isunknown({1'b1, init_credits}));
     $finish;
   end
 endmodule
@@ -302,10 +312,10 @@ EOF
     echo
     echo "--- exp-$name: $what"
     if [ "$tb" != tb_chi_credit_counter.sv ]; then
-      (cd "$src" && diff tb_chi_credit_counter.sv "$tb" || true) | grep -E '^[<>]' | sed 's/^/  tb /'
+      (cd "$src" && { diff tb_chi_credit_counter.sv "$tb" || true; }) | grep -E '^[<>]' | sed 's/^/  tb /'
     fi
     if [ "$counter" = chi_credit_counter_debuglab.sv ]; then
-      (cd "$src" && diff chi_credit_counter.sv "$counter" || true) | grep -E '^[<>]' | sed 's/^/  counter /'
+      (cd "$src" && { diff chi_credit_counter.sv "$counter" || true; }) | grep -E '^[<>]' | sed 's/^/  counter /'
     fi
     run_both "exp-$name" "$tb" "$counter"
     compare "exp-$name"
@@ -328,6 +338,8 @@ EOF
     "(b) only: a credit returns only while a sent flit is outstanding"
   experiment trace-tied-returns tb_trace_tied_returns.sv chi_credit_counter.sv \
     "the trace, with returns tied to outstanding flits"
+  experiment untied-idle tb_untied_idle.sv chi_credit_counter.sv \
+    "(b) returns with the sender idle (falling-edge drive, signed compare): credits pass the grant unchecked"
   experiment fixed tb_fixed.sv chi_credit_counter.sv \
     "(a)+(b)+(c): falling-edge drive, tied returns, signed compare, and checks for early returns, credits above the grant and X"
   experiment fixed-v2001 tb_fixed.sv chi_credit_counter_v2001.v \
@@ -340,7 +352,7 @@ EOF
   printf '  %-22s %-34s %s\n' run verilator icarus
   for name in sv-counter v2001-counter exp-trace exp-signed-compare exp-reset-nba exp-trace-reset-nba \
               exp-nba-drive exp-delay-drive exp-negedge-drive exp-tied-returns exp-trace-tied-returns \
-              exp-fixed exp-fixed-v2001 exp-fixed-debuglab; do
+              exp-untied-idle exp-fixed exp-fixed-v2001 exp-fixed-debuglab; do
     if [ "$have_icarus" = 1 ]; then icarus_verdict=${verdict[icarus/$name]:-}; else icarus_verdict="not installed"; fi
     printf '  %-22s %-34s %s\n' "$name" "${verdict[verilator/$name]:-}" "$icarus_verdict"
   done

@@ -34,6 +34,9 @@ const char* const kUsage =
     "  --force            overwrite an existing --waves file\n"
     "  --log-level L      off|error|warn|info|debug (debug prints every cycle)\n"
     "  --rtl DIR          your own RTL: every .sv in DIR, top credit_link in credit_link.sv\n"
+    "  --counter FILE     your own credit counter (seed 002's chi_credit_counter ports)\n"
+    "  --return FILE      your own credit-return logic (rtl/credit_return.sv's ports)\n"
+    "  --mutant NAME      a buggy variant from rtl/mutants/ in place of its block\n"
     "\n"
     "regress options:\n"
     "  --filter PATTERN   only tests whose name matches (glob with * ?, else substring)\n"
@@ -45,6 +48,7 @@ const char* const kUsage =
     "  --jobs N           tests and builds in parallel (default 2)\n"
     "  --list             list the tests and exit\n"
     "  --rtl DIR          your own RTL instead of rtl/ (as for run)\n"
+    "  --counter FILE     your own credit counter; --return FILE your own return logic\n"
     "\n"
     "mutants options:\n"
     "  --filter PATTERN   only these mutants (file stem, glob or substring)\n"
@@ -213,6 +217,12 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
             if (!r.value(opt, cmd.log_level)) return std::nullopt;
         } else if (opt == "--rtl") {
             if (!r.value(opt, cmd.rtl_dir)) return std::nullopt;
+        } else if (opt == "--counter") {
+            if (!r.value(opt, cmd.counter_file)) return std::nullopt;
+        } else if (opt == "--return") {
+            if (!r.value(opt, cmd.return_file)) return std::nullopt;
+        } else if (opt == "--mutant") {
+            if (!r.value(opt, cmd.mutant)) return std::nullopt;
         } else {
             error.message = "unknown option '" + opt + "' for 'creditloop run': see 'creditloop --help'";
             return std::nullopt;
@@ -264,6 +274,10 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
             if (!r.value(opt, cmd.log_level)) return std::nullopt;
         } else if (opt == "--rtl") {
             if (!r.value(opt, cmd.rtl_dir)) return std::nullopt;
+        } else if (opt == "--counter") {
+            if (!r.value(opt, cmd.counter_file)) return std::nullopt;
+        } else if (opt == "--return") {
+            if (!r.value(opt, cmd.return_file)) return std::nullopt;
         } else {
             error.message = "unknown option '" + opt + "' for 'creditloop regress': see 'creditloop --help'";
             return std::nullopt;

@@ -18,6 +18,9 @@ struct RunCommand {
     bool fst = false;
     bool force = false;             // overwrite an existing waves file
     std::string rtl_dir;            // your own RTL instead of rtl/
+    std::string counter_file;       // your own credit counter (seed 002's contract)
+    std::string return_file;        // your own return logic
+    std::string mutant;             // a mutant of rtl/mutants/ in place of its block
     std::string log_level = "warn";
 };
 
@@ -30,6 +33,8 @@ struct RegressCommand {
     std::string waves_dir = "waves";
     int jobs = 2;
     std::string rtl_dir;            // your own RTL instead of rtl/
+    std::string counter_file;       // your own credit counter (seed 002's contract)
+    std::string return_file;        // your own return logic
     bool list = false;
     std::string log_level = "warn";
 };

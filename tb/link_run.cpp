@@ -77,8 +77,9 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
                                     spec.stimulus.drain.period == 1;
     SizingScoreboard sizing(sizing_spec);
     LockstepScoreboard lockstep;
+    // Lockstep last: on a shared cycle, the checks that need no model say first what went wrong.
     std::vector<Scoreboard*> boards = {&conservation, &data, &sizing};
-    if (dut) boards.insert(boards.begin(), &lockstep);
+    if (dut) boards.push_back(&lockstep);
 
     auto log = logger("link");
     const CycleLoggers cycle_loggers;
@@ -90,6 +91,8 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     if (dut) dut->reset();
     Observation rtl_obs;
     uint64_t model_window_sends = 0;
+    uint64_t first_round_trip_sends = 0;
+    const uint64_t round_trip = static_cast<uint64_t>(round_trip_cycles(spec.config.stages));
     const uint64_t window_start = spec.cycles / 2;
     std::optional<uint64_t> stop_at;
     uint64_t cycle = 0;
@@ -108,6 +111,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
             checked = &rtl_obs;
         }
         if (cycle >= window_start) model_window_sends += model_obs.send;
+        if (cycle < round_trip) first_round_trip_sends += checked->send;
         for (Scoreboard* board : boards) board->step(*checked);
         if (log_cycles) {
             set_log_cycle(cycle);
@@ -154,6 +158,9 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     result.throughput = sizing.measured_throughput();
     result.model_throughput = result.window_cycles ? static_cast<double>(model_window_sends) / result.window_cycles : 0.0;
     result.measured_round_trip = sizing.measured_round_trip();
+    result.credits_net_change = conservation.net_change();
+    result.first_round_trip_sends = first_round_trip_sends;
+    result.last_round_trip_sends = sizing.sends_in_last_round_trip();
     result.closed_form_round_trip = round_trip_cycles(spec.config.stages);
     result.full_rate_buffer = full_rate_buffer(result.closed_form_round_trip, spec.config.batch);
     result.predicted_throughput =

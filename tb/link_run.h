@@ -62,6 +62,11 @@ struct RunResult {
     uint64_t violation_count = 0;
     std::optional<uint64_t> first_violation_cycle;
     std::optional<uint64_t> rtl_assertion_cycle;   // first failed RTL assertion
+    // How the loop fared over the run (seed 004's leak report): the net credits lost (< 0) or
+    // created (> 0) by the end, and the sends in the first and in the last round trip.
+    int64_t credits_net_change = 0;
+    uint64_t first_round_trip_sends = 0;
+    uint64_t last_round_trip_sends = 0;
     bool passed = false;
 };
 

@@ -5,12 +5,14 @@
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli.h"
+#include "block_swap.h"
 #include "dut_library.h"
 #include "gtkw.h"
 #include "log.h"
@@ -55,6 +57,23 @@ int run_command(const RunCommand& cmd) {
         if (!cmd.rtl_dir.empty()) {
             const std::string problem = use_rtl_directory(sources, cmd.rtl_dir);
             if (!problem.empty()) return bad_input(problem);
+        }
+        if (!cmd.mutant.empty()) {
+            std::vector<std::string> errors;
+            const auto mutants = find_mutants(sources.source_root, errors);
+            auto it = std::find_if(mutants.begin(), mutants.end(), [&](const Mutant& m) { return m.name == cmd.mutant; });
+            if (it == mutants.end())
+                return bad_input("--mutant " + cmd.mutant + " is not in rtl/mutants/: 'creditloop mutants --filter x' lists them by name");
+            sources = mutant_sources(sources, *it);
+        }
+        for (const auto& [block, file] : {std::pair<std::string, std::string>{"credit_counter.sv", cmd.counter_file},
+                                          {"credit_return.sv", cmd.return_file}}) {
+            if (file.empty()) continue;
+            SwappedBlock swapped;
+            const std::string problem = swap_block(sources, block, file, cmd.spec.config.buffer_slots, swapped);
+            if (!problem.empty()) return bad_input(problem);
+            if (swapped.single_credit_return && (cmd.spec.config.batch > 1 || cmd.spec.stimulus.flush_probability > 0))
+                return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1 and no --flush");
         }
         std::string error;
         library = DutLibrary::load(cmd.spec.config, sources, error);

@@ -48,6 +48,47 @@ std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std
     return mutants;
 }
 
+DutSources mutant_sources(const DutSources& base, const Mutant& m) {
+    DutSources sources = base;
+    sources.rtl_files.clear();
+    for (const auto& entry : fs::directory_iterator(fs::path(base.source_root) / "rtl")) {
+        if (entry.path().extension() != ".sv") continue;
+        sources.rtl_files.push_back(entry.path().filename() == m.replaces ? m.path : entry.path().string());
+    }
+    // The top first, then a fixed order.
+    std::sort(sources.rtl_files.begin(), sources.rtl_files.end(), [](const std::string& a, const std::string& b) {
+        const bool a_top = fs::path(a).filename() == "credit_link.sv";
+        const bool b_top = fs::path(b).filename() == "credit_link.sv";
+        return a_top != b_top ? a_top : a < b;
+    });
+    return sources;
+}
+
+namespace {
+
+// "conservation.total, lockstep" for the first failing cycle. Lockstep fires on any difference
+// from the model, so when it is alone there, the first check that needs no model is added.
+std::string checks_that_fired(const RunResult& result) {
+    const uint64_t first = result.violations.front().cycle;
+    std::vector<std::string> names;
+    for (const auto& v : result.violations) {
+        if (v.cycle != first) break;
+        if (std::find(names.begin(), names.end(), v.check) == names.end()) names.push_back(v.check);
+    }
+    std::string text;
+    for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
+    if (names.size() == 1 && names[0] == "lockstep") {
+        for (const auto& v : result.violations) {
+            if (v.check == "lockstep") continue;
+            text += "; " + v.check + " at " + std::to_string(v.cycle);
+            break;
+        }
+    }
+    return text;
+}
+
+}  // namespace
+
 std::vector<RegressionCase> mutation_cases(uint64_t seed) {
     std::vector<RegressionCase> cases;
     // Seed 004's loop: L = 2, B = 4 (a power of two), saturating, drain every cycle.
@@ -84,43 +125,6 @@ struct Kill {
     std::string gtkw;
     std::string error;
 };
-
-DutSources mutant_sources(const DutSources& base, const Mutant& m) {
-    DutSources sources = base;
-    sources.rtl_files.clear();
-    for (const auto& entry : fs::directory_iterator(fs::path(base.source_root) / "rtl")) {
-        if (entry.path().extension() != ".sv") continue;
-        sources.rtl_files.push_back(entry.path().filename() == m.replaces ? m.path : entry.path().string());
-    }
-    // The top first, then a fixed order.
-    std::sort(sources.rtl_files.begin(), sources.rtl_files.end(), [](const std::string& a, const std::string& b) {
-        const bool a_top = fs::path(a).filename() == "credit_link.sv";
-        const bool b_top = fs::path(b).filename() == "credit_link.sv";
-        return a_top != b_top ? a_top : a < b;
-    });
-    return sources;
-}
-
-// "conservation.total, lockstep" for the first failing cycle. Lockstep fires on any difference
-// from the model, so when it is alone there, the first check that needs no model is added.
-std::string checks_that_fired(const RunResult& result) {
-    const uint64_t first = result.violations.front().cycle;
-    std::vector<std::string> names;
-    for (const auto& v : result.violations) {
-        if (v.cycle != first) break;
-        if (std::find(names.begin(), names.end(), v.check) == names.end()) names.push_back(v.check);
-    }
-    std::string text;
-    for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
-    if (names.size() == 1 && names[0] == "lockstep") {
-        for (const auto& v : result.violations) {
-            if (v.check == "lockstep") continue;
-            text += "; " + v.check + " at " + std::to_string(v.cycle);
-            break;
-        }
-    }
-    return text;
-}
 
 std::string pad(const std::string& text, size_t width) {
     return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');

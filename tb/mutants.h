@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dut_library.h"
 #include "regression.h"
 
 namespace creditloop {
@@ -21,6 +22,9 @@ struct Mutant {
 // Reads the `// creditloop-mutant: key=value` lines of every rtl/mutants/*.sv. One error line
 // per file without a usable manifest goes to `errors`.
 std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std::string>& errors);
+
+// The RTL set with the mutant in place of the block it replaces.
+DutSources mutant_sources(const DutSources& base, const Mutant& mutant);
 
 // The stimulus every mutant faces, in order, until one catches it.
 std::vector<RegressionCase> mutation_cases(uint64_t seed);

@@ -40,6 +40,12 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
     else out << "not measured (no credit came back)";
     out << ", closed form 2L + 2 = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
         << r.full_rate_buffer << " (B = " << spec.config.buffer_slots << ")\n";
+    if (r.credits_net_change != 0) {
+        const uint64_t n = static_cast<uint64_t>(r.credits_net_change < 0 ? -r.credits_net_change : r.credits_net_change);
+        out << "  credits      " << n << " of " << spec.config.buffer_slots << (r.credits_net_change < 0 ? " leaked" : " created")
+            << " by the end; sends per " << r.closed_form_round_trip << "-cycle round trip: " << r.first_round_trip_sends
+            << " in the first, " << r.last_round_trip_sends << " in the last\n";
+    }
     for (const auto& board : r.scoreboards) out << "  " << board.summary << "\n";
     if (r.rtl_assertion_cycle)
         out << "  RTL assertion failed at cycle " << *r.rtl_assertion_cycle << " (Verilator's %Error line above names it)\n";
@@ -126,6 +132,9 @@ std::string run_json(const RunSpec& spec, const RunResult& r) {
     if (r.first_violation_cycle) out << *r.first_violation_cycle;
     else out << "null";
     out << ", \"violation_count\": " << r.violation_count;
+    out << ", \"credits_net_change\": " << r.credits_net_change;
+    out << ", \"first_round_trip_sends\": " << r.first_round_trip_sends;
+    out << ", \"last_round_trip_sends\": " << r.last_round_trip_sends;
     out << ", \"rtl_assertion_cycle\": ";
     if (r.rtl_assertion_cycle) out << *r.rtl_assertion_cycle;
     else out << "null";

@@ -3,11 +3,13 @@
 // refused with one line that names the port.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "dut_library.h"
+#include "mutants.h"
 #include "test_support.h"
 
 using namespace creditloop;
@@ -85,4 +87,31 @@ TEST_CASE("the rtl option names what is wrong with the directory", "[cli][bad-in
     fs::create_directories(empty);
     CHECK(use_rtl_directory(sources, empty.string()).find("no credit_link.sv") != std::string::npos);
     fs::remove_all(empty);
+}
+
+TEST_CASE("seed 004 on the RTL: the if/else-if leak loses its first credit in slot 6 and 2 of 4 in all", "[rtl][mutant][seed004][conservation]") {
+    std::vector<std::string> errors;
+    const auto mutants = find_mutants(creditloop::testing::source_dir(), errors);
+    const auto leak = std::find_if(mutants.begin(), mutants.end(),
+                                   [](const Mutant& m) { return m.name == "credit_counter_ifelse_leak"; });
+    REQUIRE(leak != mutants.end());
+    const DutSources sources = mutant_sources(DutSources::from_environment(), *leak);
+    std::string error;
+    auto library = DutLibrary::load(LinkConfig{2, 4, 1, 32}, sources, error);
+    REQUIRE(library);
+    auto dut = library->create();
+    const RunResult r = run_link(dut.get(), creditloop::testing::seed_run(2, 4));
+    // Seed 004: in slot 6 a send and a returning credit coincide and the credit is dropped at
+    // that edge; the count at the start of cycle 7 is one short, the cycle its checker prints.
+    REQUIRE(r.first_violation_cycle == 7u);
+    const Violation& first = r.violations.front();
+    CHECK(first.check == "conservation.total");
+    CHECK(first.expected == "4");
+    CHECK(first.got == "3");
+    CHECK(first.detail.find("1 credit lost at the edge ending cycle 6") != std::string::npos);
+    // "2 of 4 credits leaked and throughput fell from 4 to 2 flits per 6-cycle round trip".
+    CHECK(r.credits_net_change == -2);
+    CHECK(r.first_round_trip_sends == 4);
+    CHECK(r.last_round_trip_sends == 2);
+    CHECK_FALSE(r.passed);
 }

@@ -9,8 +9,8 @@
 // Reachable by random traffic: at ~0.7 flits per cycle the first hit is expected after about
 // 1,500 cycles and comes within 20,000 cycles for all but ~1e-6 of seeds; cycle 0 or 1 hits only
 // for 1 in ~1000 seeds.
-// Caught in the cycle the flit would have entered the pipeline: conservation.total ("lost"),
-// lockstep on link.fwd.flits; later data.lost when the next payload overtakes the missing one.
+// Caught the cycle after the unlucky flit is sent: conservation.total ("lost") and lockstep on
+// link.fwd.flits; data.lost follows when the next payload is popped in its place.
 // Identical to rtl/pipeline.sv except for the marked lines.
 // creditloop-mutant: replaces=pipeline.sv
 // creditloop-mutant: class=stage loses its flit on a rare payload pattern
