@@ -101,8 +101,8 @@ void ConservationScoreboard::over_returned(const Observation& o) {
     excess_recorded_ = returned_ - popped_;
     violation({o.cycle, "conservation.receiver_returns", "link.ret.credits_returned",
                "<= " + with_thousands(popped_) + " (flits popped so far)", with_thousands(returned_),
-               "the receiver has returned " + counted(excess_recorded_, "credit") +
-                   " more than the flits it removed"});
+               "credit returned with none outstanding: the receiver has returned " +
+                   counted(excess_recorded_, "credit") + " more than the flits it removed"});
 }
 
 void ConservationScoreboard::overflowed(const Observation& o) {

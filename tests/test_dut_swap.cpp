@@ -85,3 +85,27 @@ TEST_CASE("your own return logic drops in under its contract and batches with fl
     CHECK(r.printed.find("4 passed, 0 failed") != std::string::npos);
     fs::remove(file);
 }
+
+TEST_CASE("seed 002's counter under seed 002's own return stimulus is flagged at the first unearned credit", "[rtl][dut-counter][seed002]") {
+    // Protocol-correct (the receiver returns what it frees): passes, as the test above shows.
+    // The seed's stimulus returns a credit every third cycle from cycle 1, tied to nothing.
+    RegressionCase c;
+    c.name = "seed002/own_stimulus";
+    c.spec = creditloop::testing::seed_run(2, 2);
+    c.spec.cycles = 2000;
+    RegressCommand cmd;
+    cmd.counter_file = (fs::path(source_dir()) / "seeds/seed002/chi_credit_counter.sv").string();
+    cmd.return_file = (fs::path(source_dir()) / "seeds/seed002/seed002_stimulus_return.sv").string();
+    const fs::path dir = fs::temp_directory_path() / "creditloop_seed002_own";
+    cmd.junit = (dir / "results.xml").string();
+    cmd.waves_dir = (dir / "waves").string();
+    std::ostringstream printed;
+    std::streambuf* saved = std::cout.rdbuf(printed.rdbuf());
+    const int code = run_regression(cmd, "build/creditloop", {c});
+    std::cout.rdbuf(saved);
+    INFO(printed.str());
+    CHECK(code == 1);
+    CHECK(printed.str().find("first violation: cycle 1: conservation.receiver_returns") != std::string::npos);
+    CHECK(printed.str().find("credit returned with none outstanding") != std::string::npos);
+    fs::remove_all(dir);
+}
