@@ -5,11 +5,13 @@
 // the reset is lost for ever (or, if the count was below B only because of flits the reset
 // dropped, the count is simply wrong). The first reset after power-on behaves normally, so a
 // run with a single reset at the start passes.
-// NEEDS A MID-RUN RESET (of the sender end, or of both ends) while credits are away from the
-// sender; the CLI cannot drive one yet. Expected detection: in the first cycle after the second
-// reset the model's sender holds B credits and this one holds whatever it held before the
-// reset: lockstep on link.sender.credits and conservation.total ("lost", B - credits). A reset
-// while the link is idle (all B credits at the sender) shows nothing.
+// NEEDS A MID-RUN RESET OF BOTH ENDS (--reset-every N) while credits are away from the sender.
+// In the cycle of that reset the model's sender holds B credits again and this one holds what
+// it held before: lockstep on link.sender.credits and conservation.total ("lost", B - credits),
+// e.g. cycle 4999 with --L 3 --B 8 --K 3 ... --reset-every 4999. A reset while the link is idle
+// (all B credits at the sender) shows nothing. A sender-only reset (--reset-sender-at) is
+// already flagged for the original counter (conservation.one_sided_reset), so it does not tell
+// this mutant apart.
 // Identical to rtl/credit_counter.sv except for the marked lines.
 // creditloop-mutant: replaces=credit_counter.sv
 // creditloop-mutant: class=reset that only the first time takes effect
