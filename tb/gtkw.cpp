@@ -23,6 +23,9 @@ constexpr const char* kHex = "@22";
 constexpr const char* kDecimal = "@24";
 constexpr const char* kGroupBegin = "@800200";
 constexpr const char* kGroupEnd = "@1000200";
+// The same, collapsed to one row (the clock and resets: there when needed, out of the way).
+constexpr const char* kCollapsedBegin = "@c00200";
+constexpr const char* kCollapsedEnd = "@1401200";
 
 }  // namespace
 
@@ -42,9 +45,10 @@ std::string write_gtkw(const std::string& waves_path, const LinkConfig& config,
     struct Group {
         const char* name;
         std::vector<Row> rows;
+        bool collapsed = false;
     };
     const std::vector<Group> groups = {
-        {"clock and resets", {{kBinary, "link.clk"}, {kBinary, "link.rst_tx_n"}, {kBinary, "link.rst_rx_n"}}},
+        {"clock and resets", {{kBinary, "link.clk"}, {kBinary, "link.rst_tx_n"}, {kBinary, "link.rst_rx_n"}}, true},
         {"sender credits",
          {{kBinary, "link.want_send"}, {kDecimal, bus("credits", count_bits)}, {kBinary, "link.can_send"},
           {kBinary, "link.send"}, {kHex, bus("send_payload", config.payload_bits)},
@@ -74,13 +78,13 @@ std::string write_gtkw(const std::string& waves_path, const LinkConfig& config,
     out << "[savefile] \"" << save.string() << "\"\n";
     out << "[timestart] " << trace_time_of(start_cycle) << "\n";
     out << "[size] 1600 900\n[pos] -1 -1\n";
-    out << "*-3.000000 " << (marker_cycle ? std::to_string(marker) : "-1");
+    out << "*-6.000000 " << (marker_cycle ? std::to_string(marker) : "-1");
     for (int named = 0; named < 26; ++named) out << " -1";
     out << "\n[treeopen] link.\n[sst_width] 220\n[signals_width] 300\n";
     for (const Group& g : groups) {
-        out << kGroupBegin << "\n-" << g.name << "\n";
+        out << (g.collapsed ? kCollapsedBegin : kGroupBegin) << "\n-" << g.name << "\n";
         for (const Row& r : g.rows) out << r.format << "\n" << r.signal << "\n";
-        out << kGroupEnd << "\n-" << g.name << "\n";
+        out << (g.collapsed ? kCollapsedEnd : kGroupEnd) << "\n-" << g.name << "\n";
     }
     std::ofstream file(save, std::ios::trunc);
     file << out.str();

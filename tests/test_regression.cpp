@@ -110,7 +110,7 @@ TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure
     const auto first = printed.find("first violation: cycle ");
     REQUIRE(first != std::string::npos);
     const uint64_t cycle = std::stoull(printed.substr(first + 23));
-    CHECK(save.find("\n*-3.000000 " + std::to_string(10 * cycle) + " ") != std::string::npos);
+    CHECK(save.find("\n*-6.000000 " + std::to_string(10 * cycle) + " ") != std::string::npos);
     const std::string xml = slurp(cmd.junit);
     CHECK(xml.find("failures=\"1\"") != std::string::npos);
     CHECK(xml.find("<failure message=\"cycle ") != std::string::npos);
