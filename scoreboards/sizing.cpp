@@ -40,13 +40,17 @@ void SizingScoreboard::step(const Observation& o) {
         if (spec_.declared_full_rate && o.want_send && !o.can_send && !first_stall_)
             first_stall_ = o.cycle;
     }
-    // A reset starts the loop again: sends before it will never see their credits come back,
-    // and the rate bound starts over with B fresh credits.
-    if (o.reset_tx || o.reset_rx) {
+    // A reset of the sender starts the loop again: its B fresh credits start a new rate window,
+    // and the flits it had sent are gone. A reset of the receiver alone loses the credits it held
+    // (the oldest sends') while the flits still on the forward path come back as usual.
+    if (o.reset_tx) {
         send_cycles_.clear();
         std::fill(recent_sends_.begin(), recent_sends_.end(), uint8_t{0});
         sends_in_round_trip_ = 0;
         over_rate_ = false;
+    } else if (o.reset_rx) {
+        const uint64_t still_forward = static_cast<uint64_t>(o.fwd_flits) + send - (o.arrive ? 1u : 0u);
+        while (send_cycles_.size() > still_forward) send_cycles_.pop_front();
     }
 }
 

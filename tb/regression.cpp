@@ -71,12 +71,14 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
         const char* traffic;
         DrainSpec drain;
         double flush = 0.0;
+        uint64_t reset_every = 0;
     };
     const Pattern patterns[] = {
         {"bernoulli", "bernoulli:0.7", DrainSpec{DrainKind::random_stalls, 1, 0.3}},
         {"bursts", "bursts:12:6", DrainSpec{DrainKind::every_nth, 3, 0.0}},
         {"stalls", "saturate", DrainSpec{DrainKind::random_stalls, 1, 0.5}},
         {"flush", "bernoulli:0.9", DrainSpec{DrainKind::every_nth, 1, 0.0}, 0.2},
+        {"resets", "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2}, 0.05, 2999},
     };
     uint64_t index = 0;
     for (const Shape& s : shapes) {
@@ -89,6 +91,7 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
             c.spec.stimulus.traffic = *parse_traffic(p.traffic, error);
             c.spec.stimulus.drain = p.drain;
             c.spec.stimulus.flush_probability = p.flush;
+            c.spec.stimulus.reset_every = p.reset_every;
             c.spec.stimulus.seed = seed * 1000 + (++index);
             c.spec.cycles = 20000;
             cases.push_back(c);

@@ -114,5 +114,17 @@ TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure
     const std::string xml = slurp(cmd.junit);
     CHECK(xml.find("failures=\"1\"") != std::string::npos);
     CHECK(xml.find("<failure message=\"cycle ") != std::string::npos);
+
+    // WAVES=fst: the same failure, FST waves beside their save file.
+    cmd.fst = true;
+    {
+        CoutCapture capture;
+        code = run_regression(cmd, "build/creditloop", {late});
+    }
+    CHECK(code == 1);
+    const fs::path fst = dir / "waves" / "story_late_timing_fix.fst";
+    REQUIRE(fs::exists(fst));
+    CHECK(fs::file_size(fst) > 0);
+    CHECK(slurp(gtkw.string()).find("[dumpfile] \"" + fst.string() + "\"") != std::string::npos);
     fs::remove_all(dir);
 }
