@@ -78,7 +78,7 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
         {"bursts", "bursts:12:6", DrainSpec{DrainKind::every_nth, 3, 0.0}},
         {"stalls", "saturate", DrainSpec{DrainKind::random_stalls, 1, 0.5}},
         {"flush", "bernoulli:0.9", DrainSpec{DrainKind::every_nth, 1, 0.0}, 0.2},
-        {"resets", "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2}, 0.05, 2999},
+        {"resets", "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2}, 0.0, 2999},
     };
     uint64_t index = 0;
     for (const Shape& s : shapes) {
