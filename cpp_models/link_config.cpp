@@ -4,12 +4,12 @@ namespace creditloop {
 
 std::string LinkConfig::key() const {
     return "L" + std::to_string(stages) + "_B" + std::to_string(buffer_slots) + "_K" +
-           std::to_string(batch) + "_W" + std::to_string(payload_bits);
+           std::to_string(batch) + "_W" + std::to_string(payload_bits) + (rtl_full_rate ? "_FR" : "");
 }
 
 bool LinkConfig::operator==(const LinkConfig& other) const {
     return stages == other.stages && buffer_slots == other.buffer_slots && batch == other.batch &&
-           payload_bits == other.payload_bits;
+           payload_bits == other.payload_bits && rtl_full_rate == other.rtl_full_rate;
 }
 
 namespace {

@@ -13,8 +13,10 @@ struct LinkConfig {
     int buffer_slots = 12;   // B: receiver slots, and so the credits granted at reset
     int batch = 1;           // K: credits the receiver returns at once
     int payload_bits = 32;   // W: payload width
+    bool rtl_full_rate = false;  // FULL_RATE: the RTL's own sizing assertion refuses a small B
 
-    // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32".
+    // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32"
+    // ("_FR" appended when FULL_RATE is set).
     std::string key() const;
     bool operator==(const LinkConfig& other) const;
 };

@@ -5,7 +5,9 @@
 //      +------[ret: L stages of a credit count]<---- credit_return (batches of K)
 //
 // Parameters: L stages each way (>= 1), B receiver slots = credits granted (>= 1), return
-// batch K (1 <= K <= B), payload width W.
+// batch K (1 <= K <= B), payload width W. FULL_RATE = 1 declares that this instance must carry a
+// flit every cycle: elaboration then fails unless B covers the round trip the instance builds
+// (seed 001's "lasting fix": the next timing fix cannot silently break the sizing).
 // Resets, asynchronous and active low, one per end so a one-sided reset can be tested:
 //   rst_tx_n   the sender end: credit counter and forward pipeline.
 //   rst_rx_n   the receiver end: buffer, return logic and return pipeline.
@@ -27,7 +29,8 @@ module credit_link #(
   parameter int L = 4,
   parameter int B = 12,
   parameter int K = 1,
-  parameter int W = 32
+  parameter int W = 32,
+  parameter int FULL_RATE = 0
 ) (
   input  logic                    clk,
   input  logic                    rst_tx_n,
@@ -65,6 +68,15 @@ module credit_link #(
   if (L < 1) $error("credit_link: L = %0d, need L >= 1", L);
   if (B < 1) $error("credit_link: B = %0d, need B >= 1", B);
   if (K < 1 || K > B) $error("credit_link: K = %0d, need 1 <= K <= B = %0d", K, B);
+
+  // Sizing assertion. The round trip of a credit through this instance: L stages forward, a
+  // cycle in the buffer, L stages back, a cycle in the counter (2L + 2), plus up to K - 1 cycles
+  // waiting for its batch (seed 000). Any latency added to the loop belongs in ROUND_TRIP.
+  localparam int ROUND_TRIP = 2 * L + 2;
+  localparam int FULL_RATE_B = ROUND_TRIP + K - 1;
+  if (FULL_RATE != 0 && B < FULL_RATE_B)
+    $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + K - 1 = %0d cycles with L = %0d, K = %0d): need B >= %0d",
+           B, FULL_RATE_B, L, K, FULL_RATE_B);
 
   // ---- link.sender
   credit_counter #(.MAXC(B), .RETURN_WIDTH(CW)) u_sender (

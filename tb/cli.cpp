@@ -28,6 +28,8 @@ const char* const kUsage =
     "  --reset-sender-at C    reset the sender end alone in cycle C (with --reset-receiver-at C: both)\n"
     "  --reset-receiver-at C  reset the receiver end alone in cycle C\n"
     "  --full-rate        declare the link full rate: the sizing check fails below 1 flit/cycle\n"
+    "  --rtl-full-rate    build the RTL with FULL_RATE = 1: its elaboration-time sizing assertion\n"
+    "                     refuses a B that does not cover 2L + 2 + K - 1\n"
     "  --model            check the golden model alone (no RTL)\n"
     "  --json             print one JSON object\n"
     "  --waves PATH       waveform of the whole run (.vcd, or .fst with --fst)\n"
@@ -199,6 +201,9 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
         } else if (opt == "--full-rate") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             spec.declared_full_rate = true;
+        } else if (opt == "--rtl-full-rate") {
+            if (!r.flag_has_no_value(opt)) return std::nullopt;
+            spec.config.rtl_full_rate = true;
         } else if (opt == "--model") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             cmd.model_only = true;
@@ -327,6 +332,7 @@ std::string run_arguments(const RunSpec& spec) {
     if (spec.stimulus.reset_tx_at) out << " --reset-sender-at " << *spec.stimulus.reset_tx_at;
     if (spec.stimulus.reset_rx_at) out << " --reset-receiver-at " << *spec.stimulus.reset_rx_at;
     if (spec.declared_full_rate) out << " --full-rate";
+    if (c.rtl_full_rate) out << " --rtl-full-rate";
     return out.str();
 }
 
