@@ -4,11 +4,15 @@
 
 #include <algorithm>
 
+#include "link_config.h"
+
 namespace creditloop {
 
 // Credit round trip with batches of one: L forward, one cycle in the buffer before the pop,
-// L back, one cycle for the counter to update (seed 001's step list).
-constexpr int round_trip_cycles(int stages) { return 2 * stages + 2; }
+// L back, one cycle for the counter to update (seed 001's step list), plus every synchroniser
+// stage a clock-domain crossing adds to the return path (seed 000: "count them in the round
+// trip").
+constexpr int round_trip_cycles(int stages, int sync_stages = 0) { return 2 * stages + 2 + sync_stages; }
 
 // Buffer needed for full rate with batches of K: a freed credit can wait K - 1 more slots
 // for its batch (seed 000).
@@ -28,6 +32,11 @@ inline double throughput_bound(int buffer_slots, int round_trip, double drain_ra
 // Seed 000's prediction with batching, before stranded credits: min(1, B / (RTT + K - 1)).
 inline double batched_throughput_estimate(int buffer_slots, int round_trip, int batch) {
     return std::min(1.0, static_cast<double>(buffer_slots) / full_rate_buffer(round_trip, batch));
+}
+
+// The round trip of a whole configuration.
+inline int round_trip_cycles(const LinkConfig& config) {
+    return round_trip_cycles(config.stages, config.sync_stages);
 }
 
 }  // namespace creditloop

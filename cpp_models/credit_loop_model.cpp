@@ -5,7 +5,7 @@ namespace creditloop {
 CreditLoopModel::CreditLoopModel(const LinkConfig& config)
     : config_(config),
       fwd_(static_cast<size_t>(config.stages)),
-      ret_(static_cast<size_t>(config.stages)),
+      ret_(static_cast<size_t>(config.stages + config.sync_stages)),
       slots_(static_cast<size_t>(config.buffer_slots)) {
     reset();
 }
@@ -16,6 +16,7 @@ void CreditLoopModel::reset() {
     for (auto& stage : fwd_) stage = FwdStage{false, 0};
     for (auto& count : ret_) count = 0;
     ring_head_ = 0;
+    ret_head_ = 0;
     fwd_flits_ = 0;
     return_flight_ = 0;
     for (auto& slot : slots_) slot = 0;
@@ -24,6 +25,7 @@ void CreditLoopModel::reset() {
     pending_ = 0;
     obs_ = Observation{};
     last_stage_ = static_cast<uint32_t>(config_.stages - 1);
+    last_ret_stage_ = static_cast<uint32_t>(ret_.size() - 1);
 }
 
 const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
@@ -44,7 +46,9 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     o.can_send = credits_ != 0;
     o.send = in.want_send && o.can_send;
     o.send_payload = o.send ? in.payload : 0;
-    o.credits_arriving = ret_[last];
+    uint32_t last_ret = ret_head_ + last_ret_stage_;
+    if (last_ret >= ret_.size()) last_ret -= static_cast<uint32_t>(ret_.size());
+    o.credits_arriving = ret_[last_ret];
 
     o.fwd_flits = fwd_flits_;
     o.arrive = fwd_[last].valid;
@@ -92,7 +96,9 @@ void CreditLoopModel::update() {
     return_flight_ = return_flight_ - o.credits_arriving + o.credits_returned;
     ring_head_ = last;
     fwd_[ring_head_] = FwdStage{o.send, o.send_payload};
-    ret_[ring_head_] = o.credits_returned;
+    ret_head_ += last_ret_stage_;
+    if (ret_head_ >= ret_.size()) ret_head_ -= static_cast<uint32_t>(ret_.size());
+    ret_[ret_head_] = o.credits_returned;
 
     // A reset asserted in this cycle wins over the edge, one end at a time (credit_link's
     // rst_tx_n and rst_rx_n).

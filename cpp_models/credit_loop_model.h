@@ -43,8 +43,9 @@ private:
     // State (registers).
     uint32_t credits_ = 0;
     std::vector<FwdStage> fwd_;      // ring: stage i lives at (fwd_head_ + i) % L
-    std::vector<uint32_t> ret_;      // ring, same indexing, credit counts
+    std::vector<uint32_t> ret_;      // ring of L + SYNC credit counts, stage i at (ret_head_ + i) % size
     uint32_t ring_head_ = 0;
+    uint32_t ret_head_ = 0;
     uint32_t fwd_flits_ = 0;         // valid stages in fwd_, kept incrementally
     uint32_t return_flight_ = 0;     // sum of ret_, kept incrementally
     std::vector<uint32_t> slots_;    // receiver buffer, FIFO ring
@@ -55,6 +56,7 @@ private:
     // This cycle's evaluation, committed by update().
     Observation obs_;
     uint32_t last_stage_ = 0;
+    uint32_t last_ret_stage_ = 0;
 };
 
 }  // namespace creditloop

@@ -4,12 +4,14 @@ namespace creditloop {
 
 std::string LinkConfig::key() const {
     return "L" + std::to_string(stages) + "_B" + std::to_string(buffer_slots) + "_K" +
-           std::to_string(batch) + "_W" + std::to_string(payload_bits) + (rtl_full_rate ? "_FR" : "");
+           std::to_string(batch) + "_W" + std::to_string(payload_bits) +
+           (sync_stages ? "_S" + std::to_string(sync_stages) : "") + (rtl_full_rate ? "_FR" : "");
 }
 
 bool LinkConfig::operator==(const LinkConfig& other) const {
     return stages == other.stages && buffer_slots == other.buffer_slots && batch == other.batch &&
-           payload_bits == other.payload_bits && rtl_full_rate == other.rtl_full_rate;
+           payload_bits == other.payload_bits && sync_stages == other.sync_stages &&
+           rtl_full_rate == other.rtl_full_rate;
 }
 
 namespace {
@@ -30,6 +32,9 @@ std::optional<std::string> validate(const LinkConfig& c) {
     if (c.payload_bits < 1 || c.payload_bits > kMaxPayloadBits)
         return out_of_range("--W (payload bits)", c.payload_bits,
                             "1.." + std::to_string(kMaxPayloadBits));
+    if (c.sync_stages < 0 || c.sync_stages > kMaxSyncStages)
+        return out_of_range("--sync (synchroniser stages on the return path)", c.sync_stages,
+                            "0.." + std::to_string(kMaxSyncStages));
     return std::nullopt;
 }
 

@@ -13,10 +13,11 @@ struct LinkConfig {
     int buffer_slots = 12;   // B: receiver slots, and so the credits granted at reset
     int batch = 1;           // K: credits the receiver returns at once
     int payload_bits = 32;   // W: payload width
+    int sync_stages = 0;     // SYNC: synchroniser stages a clock-domain crossing adds to the return path
     bool rtl_full_rate = false;  // FULL_RATE: the RTL's own sizing assertion refuses a small B
 
     // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32"
-    // ("_FR" appended when FULL_RATE is set).
+    // ("_S2" for synchroniser stages, "_FR" when FULL_RATE is set).
     std::string key() const;
     bool operator==(const LinkConfig& other) const;
 };
@@ -26,6 +27,7 @@ struct LinkConfig {
 constexpr int kMaxStages = 1024;
 constexpr int kMaxBufferSlots = 4096;
 constexpr int kMaxPayloadBits = 32;
+constexpr int kMaxSyncStages = 64;
 
 // One line naming the parameter, its value and the allowed range, or nothing when valid.
 std::optional<std::string> validate(const LinkConfig& config);

@@ -5,7 +5,9 @@
 //      +------[ret: L stages of a credit count]<---- credit_return (batches of K)
 //
 // Parameters: L stages each way (>= 1), B receiver slots = credits granted (>= 1), return
-// batch K (1 <= K <= B), payload width W. FULL_RATE = 1 declares that this instance must carry a
+// batch K (1 <= K <= B), payload width W, SYNC synchroniser stages that a clock-domain
+// crossing adds to the return path (>= 0: a credit reaches the sender SYNC cycles later, and the
+// round trip is 2L + 2 + SYNC). FULL_RATE = 1 declares that this instance must carry a
 // flit every cycle: elaboration then fails unless B covers the round trip the instance builds
 // (seed 001's "lasting fix": the next timing fix cannot silently break the sizing).
 // Resets, asynchronous and active low, one per end so a one-sided reset can be tested:
@@ -30,6 +32,7 @@ module credit_link #(
   parameter int B = 12,
   parameter int K = 1,
   parameter int W = 32,
+  parameter int SYNC = 0,
   parameter int FULL_RATE = 0
 ) (
   input  logic                    clk,
@@ -72,11 +75,12 @@ module credit_link #(
   // Sizing assertion. The round trip of a credit through this instance: L stages forward, a
   // cycle in the buffer, L stages back, a cycle in the counter (2L + 2), plus up to K - 1 cycles
   // waiting for its batch (seed 000). Any latency added to the loop belongs in ROUND_TRIP.
-  localparam int ROUND_TRIP = 2 * L + 2;
+  localparam int ROUND_TRIP = 2 * L + 2 + SYNC;
   localparam int FULL_RATE_B = ROUND_TRIP + K - 1;
+  if (SYNC < 0) $error("credit_link: SYNC = %0d, need SYNC >= 0", SYNC);
   if (FULL_RATE != 0 && B < FULL_RATE_B)
-    $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + K - 1 = %0d cycles with L = %0d, K = %0d): need B >= %0d",
-           B, FULL_RATE_B, L, K, FULL_RATE_B);
+    $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + SYNC + K - 1 = %0d cycles with L = %0d, SYNC = %0d, K = %0d): need B >= %0d",
+           B, FULL_RATE_B, L, SYNC, K, FULL_RATE_B);
 
   // ---- link.sender
   credit_counter #(.MAXC(B), .RETURN_WIDTH(CW)) u_sender (
@@ -126,8 +130,10 @@ module credit_link #(
     .pending  (pending_returns)
   );
 
-  logic [L*CW-1:0] ret_stages;
-  pipeline #(.STAGES(L), .WIDTH(CW)) u_ret_pipe (
+  // The return path: L stages of wire, then SYNC synchroniser stages.
+  localparam int RET_STAGES = L + SYNC;
+  logic [RET_STAGES*CW-1:0] ret_stages;
+  pipeline #(.STAGES(RET_STAGES), .WIDTH(CW)) u_ret_pipe (
     .clk,
     .rst_n  (rst_rx_n),
     .in     (credits_returned),
@@ -139,10 +145,8 @@ module credit_link #(
   always_comb begin
     fwd_flits     = '0;
     return_flight = '0;
-    for (int i = 0; i < L; i++) begin
-      fwd_flits     = fwd_flits + FW'(fwd_stages[i*(W+1) + W]);
-      return_flight = return_flight + ret_stages[i*CW +: CW];
-    end
+    for (int i = 0; i < L; i++) fwd_flits = fwd_flits + FW'(fwd_stages[i*(W+1) + W]);
+    for (int i = 0; i < RET_STAGES; i++) return_flight = return_flight + ret_stages[i*CW +: CW];
   end
   assign credit_total = TW'(credits) + TW'(fwd_flits) + TW'(occupancy) + TW'(pending_returns) +
                         TW'(return_flight);

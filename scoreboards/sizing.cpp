@@ -10,7 +10,7 @@ namespace creditloop {
 
 SizingScoreboard::SizingScoreboard(const SizingSpec& spec)
     : spec_(spec),
-      round_trip_(round_trip_cycles(spec.config.stages)),
+      round_trip_(round_trip_cycles(spec.config)),
       buffer_slots_(static_cast<uint64_t>(spec.config.buffer_slots)),
       recent_sends_(static_cast<size_t>(round_trip_), 0) {}
 
@@ -76,8 +76,11 @@ void SizingScoreboard::credits_arrived(const Observation& o) {
 }
 
 std::string SizingScoreboard::round_trip_text() const {
-    return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (2L + 2, L = " +
-           std::to_string(spec_.config.stages) + ")";
+    if (spec_.config.sync_stages == 0)
+        return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (2L + 2, L = " +
+               std::to_string(spec_.config.stages) + ")";
+    return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (2L + 2 + SYNC, L = " +
+           std::to_string(spec_.config.stages) + ", SYNC = " + std::to_string(spec_.config.sync_stages) + ")";
 }
 
 void SizingScoreboard::round_trip_shorter(const Observation& o, uint64_t sample,

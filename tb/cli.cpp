@@ -12,12 +12,14 @@ const char* const kUsage =
     "usage: creditloop run [options]      check one configuration of the link against the model\n"
     "       creditloop regress [options]  the regression (make sim)\n"
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
+    "       creditloop size [options]     the buffer a link needs, in bytes and credits (size --help)\n"
     "\n"
     "run options:\n"
     "  --L N              stages each way (1..1024, default 4)\n"
     "  --B N              receiver slots = credits (1..4096, default 12)\n"
     "  --K N              return batch (1..B, default 1)\n"
     "  --W N              payload bits (1..32, default 32)\n"
+    "  --sync N           synchroniser stages a clock-domain crossing adds to the return path (0..64)\n"
     "  --cycles N         cycles to run (default 6000; window = second half)\n"
     "  --seed N           stimulus seed (default 1)\n"
     "  --traffic T        saturate | bernoulli:P | bursts:ON:OFF (default saturate)\n"
@@ -146,6 +148,9 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
         } else if (opt == "--W") {
             if (!r.integer(opt, 1, kMaxPayloadBits, v, " (payload bits)")) return std::nullopt;
             spec.config.payload_bits = static_cast<int>(v);
+        } else if (opt == "--sync") {
+            if (!r.integer(opt, 0, kMaxSyncStages, v, " (synchroniser stages on the return path)")) return std::nullopt;
+            spec.config.sync_stages = static_cast<int>(v);
         } else if (opt == "--cycles") {
             if (!r.integer(opt, 1, 100000000000LL, v, "")) return std::nullopt;
             spec.cycles = static_cast<uint64_t>(v);
@@ -320,6 +325,7 @@ std::string run_arguments(const RunSpec& spec) {
     const LinkConfig& c = spec.config;
     out << "--L " << c.stages << " --B " << c.buffer_slots << " --K " << c.batch;
     if (c.payload_bits != 32) out << " --W " << c.payload_bits;
+    if (c.sync_stages) out << " --sync " << c.sync_stages;
     out << " --cycles " << spec.cycles << " --seed " << spec.stimulus.seed;
     if (spec.stimulus.traffic.kind != TrafficKind::saturating)
         out << " --traffic " << describe(spec.stimulus.traffic);

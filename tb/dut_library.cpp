@@ -189,6 +189,7 @@ std::string ensure_built(const LinkConfig& config, const DutSources& sources) {
         "-DCL_B=" + std::to_string(config.buffer_slots),
         "-DCL_K=" + std::to_string(config.batch),
         "-DCL_W=" + std::to_string(config.payload_bits),
+        "-DCL_SYNC=" + std::to_string(config.sync_stages),
         std::string("-DCL_FULL_RATE=") + (config.rtl_full_rate ? "1" : "0"),
         std::string("-DCL_TRACE_FST=") + (sources.fst ? "ON" : "OFF"),
         "-DCL_RTL_SOURCES=" + rtl_list,

@@ -15,7 +15,7 @@ namespace creditloop {
 
 uint64_t minimum_cycles(const LinkConfig& config, const DrainSpec& drain) {
     const uint64_t loop = static_cast<uint64_t>(
-        full_rate_buffer(round_trip_cycles(config.stages), config.batch));
+        full_rate_buffer(round_trip_cycles(config), config.batch));
     const uint64_t period = drain.kind == DrainKind::every_nth ? static_cast<uint64_t>(drain.period) : 1;
     return 20 * loop * period;
 }
@@ -34,7 +34,7 @@ std::optional<std::string> validate(const RunSpec& spec) {
     if (spec.cycles < least)
         return "--cycles = " + std::to_string(spec.cycles) + " is too few for the steady-state window: need at least " +
                std::to_string(least) + " (the second half must cover 10 round trips of RTT + K - 1 = " +
-               std::to_string(full_rate_buffer(round_trip_cycles(spec.config.stages), spec.config.batch)) +
+               std::to_string(full_rate_buffer(round_trip_cycles(spec.config), spec.config.batch)) +
                " cycles" + (drain.kind == DrainKind::every_nth && drain.period > 1 ? ", times the drain period" : "") + ")";
     if (spec.cycles > 100000000000ull)
         return "--cycles = " + std::to_string(spec.cycles) + " is out of range: allowed up to 100000000000";
@@ -92,7 +92,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     Observation rtl_obs;
     uint64_t model_window_sends = 0;
     uint64_t first_round_trip_sends = 0;
-    const uint64_t round_trip = static_cast<uint64_t>(round_trip_cycles(spec.config.stages));
+    const uint64_t round_trip = static_cast<uint64_t>(round_trip_cycles(spec.config));
     const uint64_t window_start = spec.cycles / 2;
     std::optional<uint64_t> stop_at;
     uint64_t cycle = 0;
@@ -161,7 +161,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     result.credits_net_change = conservation.net_change();
     result.first_round_trip_sends = first_round_trip_sends;
     result.last_round_trip_sends = sizing.sends_in_last_round_trip();
-    result.closed_form_round_trip = round_trip_cycles(spec.config.stages);
+    result.closed_form_round_trip = round_trip_cycles(spec.config);
     result.full_rate_buffer = full_rate_buffer(result.closed_form_round_trip, spec.config.batch);
     result.predicted_throughput =
         std::min({drain_rate(spec.stimulus.drain), offered_rate(spec.stimulus.traffic),

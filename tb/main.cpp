@@ -2,6 +2,7 @@
 //   creditloop run [options]       one configuration, a readable summary or --json
 //   creditloop regress [options]   the regression behind `make sim`
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
+//   creditloop size [options]      buffer sizing in bytes and credits (size --help)
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "gtkw.h"
 #include "log.h"
 #include "mutants.h"
+#include "size_command.h"
 #include "regression.h"
 #include "report.h"
 
@@ -122,10 +124,11 @@ int main(int argc, char** argv) {
         if (!set_log_level(cmd->log_level)) return bad_input("--log-level " + cmd->log_level + " is not a level: allowed off, error, warn, info, debug");
         return run_regression(*cmd, program_path(argv[0]));
     }
+    if (sub == "size") return run_size(args);
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return bad_input(error.message);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress' or 'mutants' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants' or 'size' (see 'creditloop --help')");
 }

@@ -107,7 +107,7 @@ std::string render_svg(const Plot& plot) {
             any_failed = any_failed || p.mark == PointMark::failed;
         }
     size_t legend_rows = plot.series.size() + (any_checked ? 1 : 0) + (any_failed ? 1 : 0);
-    for (const auto& g : plot.guides) legend_rows += g.label.empty() ? 0 : 1;
+    for (const auto& g : plot.guides) legend_rows += g.in_legend ? 1 : 0;
     const double height = std::max(kMinHeight, kTop + 10.0 + kLegendRow * static_cast<double>(legend_rows + 1));
 
     std::ostringstream svg;
@@ -117,8 +117,10 @@ std::string render_svg(const Plot& plot) {
     svg << "<title>" << escape(plot.title) << "</title>\n";
     svg << "<rect x=\"0\" y=\"0\" width=\"" << num(kWidth) << "\" height=\"" << num(height)
         << "\" fill=\"#ffffff\"/>\n";
-    svg << "<defs><clipPath id=\"plot-area\"><rect x=\"" << num(kLeft) << "\" y=\"" << num(kTop) << "\" width=\""
-        << num(kPlotWidth) << "\" height=\"" << num(kPlotHeight) << "\"/></clipPath></defs>\n";
+    // The clip leaves a little room, so a guide along an edge of the plot keeps its whole stroke.
+    svg << "<defs><clipPath id=\"plot-area\"><rect x=\"" << num(kLeft - 3) << "\" y=\"" << num(kTop - 3)
+        << "\" width=\"" << num(kPlotWidth + 6) << "\" height=\"" << num(kPlotHeight + 6)
+        << "\"/></clipPath></defs>\n";
     svg << "<text class=\"title\" x=\"" << num(kLeft) << "\" y=\"26\" font-size=\"16\" font-weight=\"bold\">"
         << escape(plot.title) << "</text>\n";
     if (!plot.subtitle.empty())
@@ -195,27 +197,34 @@ std::string render_svg(const Plot& plot) {
             << "\" fill=\"" << v.color << "\">" << escape(v.label) << "</text>\n";
     }
     svg << "</g>\n";
+    // The series' lines, then the guides over them, then the markers over both.
+    auto series_color = [&](size_t s) {
+        return plot.series[s].color.empty() ? plot_color(s) : plot.series[s].color;
+    };
+    svg << "<g class=\"series-lines\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\">\n";
+    for (size_t s = 0; s < plot.series.size(); ++s) {
+        const auto& series = plot.series[s];
+        svg << "  <polyline class=\"curve\" data-label=\"" << escape(series.label) << "\" stroke=\""
+            << series_color(s) << "\" points=\"";
+        for (size_t i = 0; i < series.points.size(); ++i)
+            svg << (i ? " " : "") << num(f.px(series.points[i].x)) << "," << num(f.py(series.points[i].y));
+        svg << "\"/>\n";
+    }
+    svg << "</g>\n";
     svg << "<g class=\"guides\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
     for (const auto& g : plot.guides) {
         if (g.vertices.empty()) continue;
         svg << "  <path class=\"" << escape(g.css_class) << "\" d=\"";
         for (size_t i = 0; i < g.vertices.size(); ++i)
             svg << (i ? " L " : "M ") << num(f.px(g.vertices[i].first)) << " " << num(f.py(g.vertices[i].second));
-        svg << "\" stroke=\"" << g.color << "\" stroke-width=\"1.5\" stroke-dasharray=\"" << g.dash
-            << "\" stroke-opacity=\"0.8\"><title>" << escape(g.label) << "</title></path>\n";
+        svg << "\" stroke=\"" << g.color << "\" stroke-width=\"1.3\" stroke-dasharray=\"" << g.dash
+            << "\"><title>" << escape(g.label) << "</title></path>\n";
     }
     svg << "</g>\n";
-
-    // The series: one polyline each, then its markers on top.
     for (size_t s = 0; s < plot.series.size(); ++s) {
         const auto& series = plot.series[s];
-        const std::string color = series.color.empty() ? plot_color(s) : series.color;
-        svg << "<g class=\"series\" data-label=\"" << escape(series.label) << "\">\n";
-        svg << "  <polyline class=\"curve\" fill=\"none\" stroke=\"" << color
-            << "\" stroke-width=\"2\" stroke-linejoin=\"round\" points=\"";
-        for (size_t i = 0; i < series.points.size(); ++i)
-            svg << (i ? " " : "") << num(f.px(series.points[i].x)) << "," << num(f.py(series.points[i].y));
-        svg << "\"/>\n";
+        const std::string color = series_color(s);
+        svg << "<g class=\"series-points\" data-label=\"" << escape(series.label) << "\">\n";
         for (const auto& p : series.points) {
             const double x = f.px(p.x), y = f.py(p.y);
             svg << "  <circle class=\"point\" cx=\"" << num(x) << "\" cy=\"" << num(y) << "\" r=\"3\" fill=\"" << color
@@ -251,9 +260,9 @@ std::string render_svg(const Plot& plot) {
         row += kLegendRow;
     }
     for (const auto& g : plot.guides) {
-        if (g.label.empty()) continue;
+        if (!g.in_legend) continue;
         svg << "  <line x1=\"" << num(kLegendX) << "\" y1=\"" << num(row) << "\" x2=\"" << num(kLegendX + 26)
-            << "\" y2=\"" << num(row) << "\" stroke=\"" << g.color << "\" stroke-width=\"1.5\" stroke-dasharray=\""
+            << "\" y2=\"" << num(row) << "\" stroke=\"" << g.color << "\" stroke-width=\"1.3\" stroke-dasharray=\""
             << g.dash << "\"/>\n";
         text_at(g.label);
         row += kLegendRow;

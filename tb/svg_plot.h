@@ -1,6 +1,6 @@
 // A small line plot as a standalone SVG document (no script, no external style), which a browser
 // opens as it is: axes with ticks and labels, one polyline with markers per series, dashed guide
-// lines beneath the series, dotted vertical marks, and a legend. It knows nothing of credits.
+// lines, dotted vertical marks, and a legend. It knows nothing of credits.
 #pragma once
 
 #include <string>
@@ -28,10 +28,12 @@ struct PlotSeries {
     std::vector<PlotPoint> points;
 };
 
-// A dashed reference line (a bound), drawn beneath the series as one <path class="...">.
+// A dashed reference line (a bound), drawn over the series' lines and under their markers as one
+// <path class="...">, so it stays visible where a series lies exactly on it.
 struct PlotGuide {
-    std::string label;            // legend text; empty: not in the legend
-    std::string color;
+    std::string label;            // its tooltip, and its legend text
+    bool in_legend = true;        // false: several guides share one legend entry
+    std::string color = "#333333";
     std::string css_class = "guide";
     std::string dash = "7 4";
     std::vector<std::pair<double, double>> vertices;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,8 @@
 #include "cli.h"
 #include "closed_forms.h"
 #include "dut_library.h"
+#include "log.h"
+#include "mutants.h"
 #include "report.h"
 #include "seed_tables.h"
 #include "svg_plot.h"
@@ -43,10 +46,12 @@ const char* const kSweepUsage =
     "                     smallest and largest B and the knee - 1, knee, knee + 1, where the knee is\n"
     "                     RTT + K - 1, divided by the drain period)\n"
     "  --no-rtl           the model alone\n"
+    "  --mutant NAME      a buggy variant from rtl/mutants/ in place of its block on the RTL grid\n"
     "  --out DIR          where sweep.csv and sweep.svg go (default build/sweep)\n"
     "  --force            overwrite sweep.csv and sweep.svg in --out\n"
     "  --jobs N           model runs, RTL builds and RTL runs in parallel (1..64, default 2)\n"
     "  --no-progress      no progress bar (it is drawn only when stderr is a terminal)\n"
+    "  --log-level L      off|error|warn|info|debug (default warn)\n"
     "\n"
     "A LIST is values and ranges separated by commas: 4, 1,4,8, 4..18, 1..8,12,16.\n"
     "Exit codes: 0 ok, 1 the RTL disagrees with the model (or a check fails), 2 bad input,\n"
@@ -61,8 +66,8 @@ constexpr int kMaxJobs = 64;
 constexpr size_t kTableColumns = 16;        // B values per block of the text table
 
 const char* const kOptions =
-    "--preset, --L, --B, --K, --drain-every, --cycles, --rtl-grid, --no-rtl, --out, --force, --jobs, "
-    "--no-progress";
+    "--preset, --L, --B, --K, --drain-every, --cycles, --rtl-grid, --no-rtl, --mutant, --out, --force, --jobs, "
+    "--no-progress, --log-level";
 
 // "4", "1,4,8", "4..18", "1..8,12" -> sorted, without repeats. One error line naming the option.
 bool parse_list(const std::string& option, const std::string& text, int lo, int hi, std::vector<int>& out,
@@ -140,3 +145,697 @@ bool apply_preset(const std::string& name, SweepSpec& spec) {
     return true;
 }
 
+std::optional<uint64_t> parse_count(const std::string& text) {
+    if (text.empty() || text.size() > 12 ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    return std::stoull(text);
+}
+
+// "1..32", or "1,2,4,6" (shortened when long): the swept values, for messages.
+std::string describe_values(const std::vector<int>& values) {
+    if (values.empty()) return "none";
+    if (values.size() > 1 && values.back() - values.front() + 1 == static_cast<int>(values.size()))
+        return std::to_string(values.front()) + ".." + std::to_string(values.back());
+    std::string out;
+    for (size_t i = 0; i < values.size() && i < 12; ++i) out += (i ? "," : "") + std::to_string(values[i]);
+    if (values.size() > 12) out += ",...," + std::to_string(values.back());
+    return out;
+}
+
+std::string point_name(const SweepCurve& curve, int buffer) {
+    return "L=" + std::to_string(curve.stages) + " B=" + std::to_string(buffer) + " K=" +
+           std::to_string(curve.batch) + " drain every " + std::to_string(curve.drain_every);
+}
+
+std::string fixed6(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", value);
+    return text;
+}
+
+void parallel_for(size_t count, int jobs, const std::function<void(size_t)>& body) {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t i = next++; i < count; i = next++) body(i);
+    };
+    std::vector<std::thread> workers;
+    const size_t threads = std::min(count, static_cast<size_t>(std::max(1, jobs)));
+    for (size_t t = 1; t < threads; ++t) workers.emplace_back(worker);
+    worker();
+    for (auto& w : workers) w.join();
+}
+
+// `sweep [#####.....] 60/100 runs`, redrawn in place; only on a terminal (a log file would get
+// one line per redraw), so a sweep piped or run by CI prints nothing here.
+class ProgressBar {
+public:
+    ProgressBar(std::ostream* out, size_t total) : out_(out), total_(total) {}
+
+    void note(const std::string& text) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        note_ = text;
+        draw(true);
+    }
+    void advance() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        ++done_;
+        draw(done_ == total_);
+    }
+    void finish() {
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (!out_ || !drawn_) return;
+        note_.clear();
+        draw(true);
+        *out_ << "\n" << std::flush;
+        drawn_ = false;
+    }
+
+private:
+    void draw(bool now) {
+        if (!out_ || total_ == 0) return;
+        const auto t = std::chrono::steady_clock::now();
+        if (!now && drawn_ && t - last_ < std::chrono::milliseconds(100)) return;
+        last_ = t;
+        constexpr size_t kWidth = 30;
+        const size_t filled = done_ * kWidth / total_;
+        std::string line = "sweep [" + std::string(filled, '#') + std::string(kWidth - filled, '.') + "] " +
+                           std::to_string(done_) + "/" + std::to_string(total_) + " runs";
+        if (!note_.empty()) line += " (" + note_ + ")";
+        const size_t width = line.size();
+        if (line.size() < last_width_) line += std::string(last_width_ - line.size(), ' ');
+        last_width_ = width;
+        *out_ << "\r" << line << std::flush;
+        drawn_ = true;
+    }
+
+    std::ostream* out_;
+    size_t total_;
+    size_t done_ = 0;
+    std::string note_;
+    std::mutex mutex_;
+    bool drawn_ = false;
+    size_t last_width_ = 0;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+// Write `text` to `path` through a temporary beside it, so no reader ever sees half a file;
+// without `force` the final step is link(2), which refuses to replace a file that appeared
+// meanwhile. "" or one line naming the problem.
+std::string write_file(const fs::path& path, const std::string& text, bool force) {
+    const fs::path temporary = path.parent_path() / ("." + path.filename().string() + "." +
+                                                     std::to_string(::getpid()) + ".tmp");
+    {
+        std::ofstream file(temporary, std::ios::trunc | std::ios::binary);
+        file << text;
+        file.flush();
+        if (!file) {
+            std::error_code ec;
+            fs::remove(temporary, ec);
+            return "cannot write " + temporary.string() + ": check that --out is writable";
+        }
+    }
+    std::error_code ec;
+    if (!force) {
+        if (::link(temporary.c_str(), path.c_str()) == 0) {
+            fs::remove(temporary, ec);
+            return "";
+        }
+        const int error = errno;
+        if (error == EEXIST) {
+            fs::remove(temporary, ec);
+            return path.string() + " appeared while the sweep ran: add --force to overwrite it";
+        }
+        // A file system without hard links: the existence check before the sweep stands.
+    }
+    fs::rename(temporary, path, ec);
+    if (ec) {
+        fs::remove(temporary, ec);
+        return "cannot write " + path.string() + ": " + ec.message();
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string SweepPoint::problem() const {
+    if (!model_passed) return "the golden model's own run failed a check: " + model_first_violation;
+    if (!rtl_error.empty()) return rtl_error;
+    if (!rtl_checked) return "";
+    if (rtl_sends != model_sends)
+        return "the RTL gives " + three_decimals(rtl_throughput) + " (" + std::to_string(rtl_sends) +
+               " sends in the window) but the model gives " + three_decimals(model_throughput) + " (" +
+               std::to_string(model_sends) + " sends)";
+    if (!rtl_passed)
+        return "the RTL run failed a check" + (rtl_first_violation.empty() ? std::string() : ": " + rtl_first_violation);
+    return "";
+}
+
+std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::string& error, bool& help) {
+    help = false;
+    static const std::set<std::string> kFlags = {"--no-rtl", "--force", "--no-progress", "--help", "-h"};
+    static const std::set<std::string> kValued = {"--preset", "--L", "--B", "--K", "--drain-every", "--cycles",
+                                                  "--rtl-grid", "--mutant", "--out", "--jobs", "--log-level"};
+    std::vector<std::pair<std::string, std::string>> options;
+    std::string preset;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string name = args[i];
+        std::optional<std::string> inline_value;
+        const auto eq = name.find('=');
+        if (name.rfind("--", 0) == 0 && eq != std::string::npos) {
+            inline_value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        }
+        if (kFlags.count(name)) {
+            if (inline_value) {
+                error = name + " takes no value";
+                return std::nullopt;
+            }
+            if (name == "--help" || name == "-h") {
+                help = true;
+                return std::nullopt;
+            }
+            options.emplace_back(name, "");
+            continue;
+        }
+        if (!kValued.count(name)) {
+            error = "unknown option '" + name + "' for sweep: allowed " + kOptions + " (see 'creditloop sweep --help')";
+            return std::nullopt;
+        }
+        std::string value;
+        if (inline_value) value = *inline_value;
+        else if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) value = args[++i];
+        else {
+            error = name + " needs a value (see 'creditloop sweep --help')";
+            return std::nullopt;
+        }
+        if (name == "--preset") preset = value;
+        else options.emplace_back(name, value);
+    }
+
+    SweepSpec spec;
+    spec.buffers = range_list(1, kDefaultMaxBuffer);
+    if (!preset.empty() && !apply_preset(preset, spec)) {
+        error = "--preset " + preset + " is not a preset: allowed seed001, seed001-drain, seed000";
+        return std::nullopt;
+    }
+    bool no_rtl = false;
+    for (const auto& [name, value] : options) {
+        bool ok = true;
+        if (name == "--L") ok = parse_list(name, value, 1, kMaxStages, spec.stages, error);
+        else if (name == "--B") ok = parse_list(name, value, 1, kMaxBufferSlots, spec.buffers, error);
+        else if (name == "--K") ok = parse_list(name, value, 1, kMaxBufferSlots, spec.batches, error);
+        else if (name == "--drain-every")
+            ok = parse_list(name, value, 1, kMaxDrainPeriod, spec.drain_periods, error);
+        else if (name == "--rtl-grid") {
+            std::vector<int> grid;
+            ok = parse_list(name, value, 1, kMaxBufferSlots, grid, error);
+            spec.rtl_grid = grid;
+        } else if (name == "--cycles") {
+            const auto cycles = parse_count(value);
+            if (!cycles) {
+                error = "--cycles " + value + " is not a whole number: allowed at least 20 x (RTT + K - 1) x the "
+                        "drain period, up to 100000000000 (default 6000)";
+                return std::nullopt;
+            }
+            spec.cycles = *cycles;
+        } else if (name == "--jobs") {
+            std::vector<int> jobs;
+            ok = parse_list(name, value, 1, kMaxJobs, jobs, error);
+            if (ok && jobs.size() != 1) {
+                error = "--jobs " + value + " is not one number: allowed 1.." + std::to_string(kMaxJobs);
+                ok = false;
+            }
+            if (ok) spec.jobs = jobs.front();
+        } else if (name == "--mutant") {
+            spec.mutant = value;
+        } else if (name == "--out") {
+            if (value.empty()) {
+                error = "--out needs a directory (default build/sweep)";
+                return std::nullopt;
+            }
+            spec.out_dir = value;
+        } else if (name == "--log-level") {
+            static const std::set<std::string> kLevels = {"off", "error", "warn", "info", "debug"};
+            if (!kLevels.count(value)) {
+                error = "--log-level " + value + " is not a level: allowed off, error, warn, info, debug";
+                return std::nullopt;
+            }
+            spec.log_level = value;
+        } else if (name == "--no-rtl") no_rtl = true;
+        else if (name == "--force") spec.force = true;
+        else if (name == "--no-progress") spec.progress = false;
+        if (!ok) return std::nullopt;
+    }
+    if (no_rtl && (spec.rtl_grid || !spec.mutant.empty())) {
+        error = std::string(spec.rtl_grid ? "--rtl-grid" : "--mutant") +
+                " and --no-rtl contradict each other: give one of them";
+        return std::nullopt;
+    }
+    spec.rtl = !no_rtl;
+    return spec;
+}
+
+std::vector<int> default_rtl_grid(const SweepCurve& curve, const std::vector<int>& buffers) {
+    std::vector<int> swept;
+    for (int b : buffers)
+        if (b >= curve.batch) swept.push_back(b);
+    if (swept.empty()) return {};
+    const int loop = full_rate_buffer(round_trip_cycles(curve.stages), curve.batch);
+    const int knee = (loop + curve.drain_every - 1) / curve.drain_every;
+    std::set<int> wanted = {swept.front(), knee - 1, knee, knee + 1, swept.back()};
+    std::vector<int> grid;
+    for (int b : swept)
+        if (wanted.count(b)) grid.push_back(b);
+    return grid;
+}
+
+std::string plan_sweep(const SweepSpec& spec, SweepResult& plan) {
+    plan = SweepResult{};
+    std::vector<int> buffers = spec.buffers.empty() ? range_list(1, kDefaultMaxBuffer) : spec.buffers;
+    std::sort(buffers.begin(), buffers.end());
+    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
+    for (int k : spec.batches)
+        if (k > buffers.back())
+            return "--K " + std::to_string(k) + " is larger than every swept B (the largest is " +
+                   std::to_string(buffers.back()) + "): allowed K <= B";
+    if (spec.rtl_grid)
+        for (int b : *spec.rtl_grid)
+            if (!std::binary_search(buffers.begin(), buffers.end(), b))
+                return "--rtl-grid " + std::to_string(b) + " is not a swept B value: allowed values of --B (" +
+                       describe_values(buffers) + ")";
+    const size_t curves = spec.stages.size() * spec.batches.size() * spec.drain_periods.size();
+    if (curves * buffers.size() > kMaxPoints)
+        return "--L, --K, --drain-every and --B give " + std::to_string(curves * buffers.size()) +
+               " points: allowed up to " + std::to_string(kMaxPoints) + " per sweep";
+
+    const bool label_batch = spec.batches.size() > 1 || spec.batches.front() != 1;
+    const bool label_drain = spec.drain_periods.size() > 1 || spec.drain_periods.front() != 1;
+    for (int stages : spec.stages)
+        for (int batch : spec.batches)
+            for (int period : spec.drain_periods) {
+                SweepCurve curve;
+                curve.stages = stages;
+                curve.batch = batch;
+                curve.drain_every = period;
+                curve.label = "L=" + std::to_string(stages);
+                if (label_batch) curve.label += " K=" + std::to_string(batch);
+                if (label_drain) curve.label += " drain every " + std::to_string(period);
+                const size_t index = plan.curves.size();
+                plan.curves.push_back(curve);
+
+                const std::vector<int> grid =
+                    !spec.rtl ? std::vector<int>{} : spec.rtl_grid ? *spec.rtl_grid : default_rtl_grid(curve, buffers);
+                for (int b : buffers) {
+                    if (b < batch) continue;   // K > B is no link: the receiver could never fill a batch
+                    SweepPoint point;
+                    point.curve = index;
+                    point.buffer = b;
+                    point.spec.config.stages = stages;
+                    point.spec.config.buffer_slots = b;
+                    point.spec.config.batch = batch;
+                    point.spec.config.payload_bits = 32;
+                    point.spec.cycles = spec.cycles;
+                    point.spec.stimulus.drain.kind = DrainKind::every_nth;
+                    point.spec.stimulus.drain.period = period;
+                    point.spec.stimulus.seed = 1;
+                    if (auto problem = validate(point.spec)) return *problem;
+                    point.rtl_planned = std::find(grid.begin(), grid.end(), b) != grid.end();
+                    plan.points.push_back(point);
+                }
+            }
+    return "";
+}
+
+std::string sweep_csv(const SweepResult& result) {
+    std::ostringstream csv;
+    csv << "L,B,K,drain_every,cycles,rtt,full_rate_buffer,window_cycles,sends_model,throughput_model,sends_rtl,"
+           "throughput_rtl,rtl_passed,bound_min_1_B_over_rtt,drain_cap,bound,batched_estimate\n";
+    for (const auto& p : result.points) {
+        const SweepCurve& c = result.curves[p.curve];
+        const int rtt = round_trip_cycles(c.stages);
+        const double drain = 1.0 / c.drain_every;
+        csv << c.stages << "," << p.buffer << "," << c.batch << "," << c.drain_every << "," << p.spec.cycles << ","
+            << rtt << "," << full_rate_buffer(rtt, c.batch) << "," << p.window_cycles << "," << p.model_sends << ","
+            << fixed6(p.model_throughput) << ",";
+        if (p.rtl_checked)
+            csv << p.rtl_sends << "," << fixed6(p.rtl_throughput) << "," << (p.rtl_passed ? "true" : "false");
+        else
+            csv << ",,";
+        csv << "," << fixed6(throughput_bound(p.buffer, rtt)) << "," << fixed6(drain) << ","
+            << fixed6(throughput_bound(p.buffer, rtt, drain)) << ","
+            << fixed6(batched_throughput_estimate(p.buffer, rtt, c.batch)) << "\n";
+    }
+    return csv.str();
+}
+
+namespace {
+
+// The points of one curve, B ascending.
+std::vector<const SweepPoint*> curve_points(const SweepResult& result, size_t curve) {
+    std::vector<const SweepPoint*> out;
+    for (const auto& p : result.points)
+        if (p.curve == curve) out.push_back(&p);
+    return out;
+}
+
+// Where a curve flattens: its highest value and the smallest B from which it stays there.
+std::string plateau_note(const std::vector<const SweepPoint*>& points) {
+    if (points.empty()) return "";
+    uint64_t top = 0;
+    for (const auto* p : points) top = std::max(top, p->model_sends);
+    size_t from = points.size();
+    while (from > 0 && points[from - 1]->model_sends == top) --from;
+    const std::string value = three_decimals(points[from]->model_throughput);
+    if (from + 1 < points.size()) return value + " from B = " + std::to_string(points[from]->buffer);
+    for (const auto* p : points)
+        if (p->model_sends == top) return "highest " + value + " at B = " + std::to_string(p->buffer);
+    return "";
+}
+
+std::string pad_right(const std::string& text, size_t width) {
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+std::string pad_left(const std::string& text, size_t width) {
+    return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+}  // namespace
+
+std::string sweep_table(const SweepSpec& spec, const SweepResult& result) {
+    std::vector<int> buffers;
+    for (const auto& p : result.points) buffers.push_back(p.buffer);
+    std::sort(buffers.begin(), buffers.end());
+    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
+    size_t label_width = 4;
+    for (const auto& c : result.curves) label_width = std::max(label_width, c.label.size() + 1);
+    bool any_checked = false, any_failed = false;
+    for (const auto& p : result.points) {
+        any_checked = any_checked || p.rtl_checked;
+        any_failed = any_failed || !p.problem().empty();
+    }
+
+    std::ostringstream table;
+    table << "throughput (flits per cycle) by buffer depth B; RTT = 2L + 2; " << spec.cycles
+          << " cycles, sends counted in the second half";
+    if (any_checked) table << "; * = run on the RTL too, equal to the model";
+    if (any_failed) table << "; ! = fails (see below)";
+    table << "\n";
+    for (size_t first = 0; first < buffers.size(); first += kTableColumns) {
+        const size_t last = std::min(buffers.size(), first + kTableColumns);
+        if (first) table << "\n";
+        table << pad_left("B:", label_width);
+        for (size_t i = first; i < last; ++i) table << pad_left(std::to_string(buffers[i]), 6) << " ";
+        table << "\n";
+        for (size_t c = 0; c < result.curves.size(); ++c) {
+            const SweepCurve& curve = result.curves[c];
+            const auto points = curve_points(result, c);
+            table << pad_right(curve.label, label_width);
+            for (size_t i = first; i < last; ++i) {
+                const auto it = std::find_if(points.begin(), points.end(),
+                                             [&](const SweepPoint* p) { return p->buffer == buffers[i]; });
+                if (it == points.end()) {
+                    table << pad_left("-", 6) << " ";
+                    continue;
+                }
+                const SweepPoint& p = **it;
+                table << " " << three_decimals(p.model_throughput)
+                      << (!p.problem().empty() ? "!" : p.rtl_checked ? "*" : " ");
+            }
+            if (last == buffers.size()) {
+                const int rtt = round_trip_cycles(curve.stages);
+                table << " (RTT " << rtt;
+                if (curve.batch > 1) table << ", full rate needs B >= RTT + K - 1 = " << full_rate_buffer(rtt, curve.batch);
+                if (curve.drain_every > 1) table << ", drain cap " << three_decimals(1.0 / curve.drain_every);
+                const std::string plateau = plateau_note(points);
+                if (!plateau.empty()) table << "; " << plateau;
+                table << ")";
+            }
+            table << "\n";
+        }
+    }
+    // No trailing blanks: the marker column is empty on unchecked points.
+    std::string text = table.str(), trimmed;
+    std::stringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        line.erase(line.find_last_not_of(' ') + 1);
+        trimmed += line + "\n";
+    }
+    return trimmed;
+}
+
+std::string sweep_svg(const SweepSpec& spec, const SweepResult& result) {
+    Plot plot;
+    plot.title = "creditloop sweep: steady throughput against the receiver buffer B";
+    const uint64_t window_start = spec.cycles / 2;
+    plot.subtitle = "golden model, saturating sender, " + std::to_string(spec.cycles) +
+                    " cycles; throughput = sends in cycles " + std::to_string(window_start) + ".." +
+                    std::to_string(spec.cycles - 1) + " / " + std::to_string(spec.cycles - window_start) +
+                    "; dashed: min(1, B / RTT), RTT = 2L + 2";
+    plot.x_label = "receiver buffer B (slots = credits)";
+    plot.y_label = "steady throughput (flits per cycle)";
+    plot.checked_legend = "also run on the RTL: equal to the model";
+    plot.failed_legend = "RTL disagrees or a check fails";
+    int b_lo = kMaxBufferSlots, b_hi = 1;
+    for (const auto& p : result.points) {
+        b_lo = std::min(b_lo, p.buffer);
+        b_hi = std::max(b_hi, p.buffer);
+    }
+    if (result.points.empty()) b_lo = 1;
+    const AxisTicks ticks = nice_ticks(b_lo, b_hi);
+    plot.x_min = ticks.lo;
+    plot.x_max = ticks.hi;
+
+    // The knee of each L is marked in the colour of its first curve; the bounds are dark and drawn
+    // over the curves, since a curve that meets its bound lies exactly on it.
+    std::map<int, std::string> stage_color;
+    std::set<int> drain_periods;
+    for (size_t c = 0; c < result.curves.size(); ++c) {
+        const SweepCurve& curve = result.curves[c];
+        const std::string color = plot_color(c);
+        if (!stage_color.count(curve.stages)) stage_color[curve.stages] = color;
+        if (curve.drain_every > 1) drain_periods.insert(curve.drain_every);
+
+        PlotSeries series;
+        series.label = curve.label;
+        series.color = color;
+        for (const SweepPoint* p : curve_points(result, c)) {
+            PlotPoint point;
+            point.x = p->buffer;
+            point.y = p->model_throughput;
+            point.tooltip = point_name(curve, p->buffer) + ": model " + three_decimals(p->model_throughput);
+            if (p->rtl_checked) point.tooltip += ", RTL " + three_decimals(p->rtl_throughput);
+            const std::string problem = p->problem();
+            if (!problem.empty()) {
+                point.mark = PointMark::failed;
+                point.tooltip += ": " + problem;
+            } else if (p->rtl_checked) {
+                point.mark = PointMark::checked;
+            }
+            series.points.push_back(point);
+        }
+        plot.series.push_back(series);
+    }
+    bool first_bound = true;
+    for (const auto& [stages, color] : stage_color) {
+        const int rtt = round_trip_cycles(stages);
+        PlotGuide bound;
+        bound.label = "min(1, B / RTT), L=" + std::to_string(stages) + " (RTT " + std::to_string(rtt) + ")";
+        if (stage_color.size() > 1) {
+            bound.in_legend = first_bound;
+            if (first_bound) bound.label = "min(1, B / RTT) for each L";
+        }
+        first_bound = false;
+        bound.css_class = "bound";
+        bound.vertices.emplace_back(plot.x_min, std::min(1.0, std::max(0.0, plot.x_min) / rtt));
+        if (rtt > plot.x_min && rtt < plot.x_max) bound.vertices.emplace_back(rtt, 1.0);
+        bound.vertices.emplace_back(plot.x_max, std::min(1.0, plot.x_max / rtt));
+        plot.guides.push_back(bound);
+        PlotVerticalMark knee;
+        knee.x = rtt;
+        knee.label = "B = RTT = " + std::to_string(rtt);
+        knee.color = color;
+        plot.verticals.push_back(knee);
+    }
+    for (int period : drain_periods) {
+        PlotGuide cap;
+        cap.label = "drain cap 1/" + std::to_string(period) + " = " + three_decimals(1.0 / period);
+        cap.css_class = "drain-cap";
+        cap.dash = "2 3";
+        cap.vertices = {{plot.x_min, 1.0 / period}, {plot.x_max, 1.0 / period}};
+        plot.guides.push_back(cap);
+    }
+    return render_svg(plot);
+}
+
+int run_sweep(const std::vector<std::string>& args, const std::string& program) {
+    return run_sweep(args, program, std::cout, std::cerr);
+}
+
+int run_sweep(const std::vector<std::string>& args, const std::string& program, std::ostream& out,
+              std::ostream& err) {
+    std::string error;
+    bool help = false;
+    const auto parsed = parse_sweep(args, error, help);
+    if (help) {
+        out << kSweepUsage;
+        return 0;
+    }
+    if (!parsed) {
+        err << "creditloop: " << error << "\n";
+        return 2;
+    }
+    const SweepSpec& spec = *parsed;
+    SweepResult result;
+    error = plan_sweep(spec, result);
+    if (!error.empty()) {
+        err << "creditloop: " << error << "\n";
+        return 2;
+    }
+    DutSources sources = DutSources::from_environment();
+    if (!spec.mutant.empty()) {
+        std::vector<std::string> manifest_errors;
+        const auto mutants = find_mutants(sources.source_root, manifest_errors);
+        const auto it = std::find_if(mutants.begin(), mutants.end(), [&](const Mutant& m) { return m.name == spec.mutant; });
+        if (it == mutants.end()) {
+            err << "creditloop: --mutant " << spec.mutant
+                << " is not in rtl/mutants/: 'creditloop mutants --filter x' lists them by name\n";
+            return 2;
+        }
+        sources = mutant_sources(sources, *it);
+    }
+    const fs::path out_dir = spec.out_dir;
+    const std::vector<std::string> files = {"sweep.csv", "sweep.svg"};
+    std::error_code ec;
+    if (fs::exists(out_dir, ec) && !fs::is_directory(out_dir, ec)) {
+        err << "creditloop: --out " << spec.out_dir << " is a file, not a directory: pick a directory\n";
+        return 2;
+    }
+    for (const auto& name : files)
+        if (fs::exists(out_dir / name, ec) && !spec.force) {
+            err << "creditloop: --out " << spec.out_dir << " already holds " << name
+                << ": add --force to overwrite it, or pick another --out\n";
+            return 2;
+        }
+    if (!set_log_level(spec.log_level)) {
+        err << "creditloop: --log-level " << spec.log_level << " is not a level: allowed off, error, warn, info, debug\n";
+        return 2;
+    }
+
+    size_t rtl_points = 0;
+    std::vector<LinkConfig> configs;
+    for (const auto& p : result.points) {
+        if (!p.rtl_planned) continue;
+        ++rtl_points;
+        if (std::find(configs.begin(), configs.end(), p.spec.config) == configs.end()) configs.push_back(p.spec.config);
+    }
+    size_t buffers = 0;
+    {
+        std::set<int> distinct;
+        for (const auto& p : result.points) distinct.insert(p.buffer);
+        buffers = distinct.size();
+    }
+    out << "creditloop sweep: " << result.curves.size() << (result.curves.size() == 1 ? " curve" : " curves") << " x "
+        << buffers << " buffer sizes = " << result.points.size() << " points, " << spec.cycles
+        << " cycles each, the model for every point";
+    if (rtl_points)
+        out << ", the RTL" << (spec.mutant.empty() ? "" : " with mutant " + spec.mutant) << " in lockstep on "
+            << rtl_points << " (" << configs.size() << " verilated configurations)";
+    else
+        out << " (no RTL)";
+    out << "\n" << std::flush;
+
+    const bool terminal = &err == &std::cerr && ::isatty(STDERR_FILENO);
+    ProgressBar progress(spec.progress && terminal ? &err : nullptr, result.points.size() + rtl_points);
+
+    parallel_for(result.points.size(), spec.jobs, [&](size_t i) {
+        SweepPoint& p = result.points[i];
+        const RunResult r = run_link(nullptr, p.spec);
+        p.window_cycles = r.window_cycles;
+        p.model_sends = r.window_sends;
+        p.model_throughput = r.throughput;
+        p.model_passed = r.passed;
+        if (!r.violations.empty()) p.model_first_violation = violation_line(r.violations.front());
+        progress.advance();
+    });
+
+    if (rtl_points) {
+        progress.note("verilating or loading " + std::to_string(configs.size()) + " RTL configurations");
+        const auto build_errors = build_duts(configs, sources, spec.jobs);
+        if (!build_errors.empty()) {
+            progress.finish();
+            for (const auto& e : build_errors) err << "creditloop: " << e << "\n";
+            err << "creditloop: the RTL grid would not build (nothing written): --no-rtl sweeps the model alone\n";
+            return 3;
+        }
+        progress.note("");
+        std::map<std::string, std::unique_ptr<DutLibrary>> libraries;
+        std::vector<size_t> to_run;
+        for (size_t i = 0; i < result.points.size(); ++i) {
+            SweepPoint& p = result.points[i];
+            if (!p.rtl_planned) continue;
+            auto& library = libraries[p.spec.config.key()];
+            if (!library) {
+                std::string load_error;
+                library = DutLibrary::load(p.spec.config, sources, load_error);
+                if (!library) {
+                    progress.finish();
+                    err << "creditloop: " << load_error << "\n";
+                    return 3;
+                }
+            }
+            to_run.push_back(i);
+        }
+        parallel_for(to_run.size(), spec.jobs, [&](size_t n) {
+            SweepPoint& p = result.points[to_run[n]];
+            auto dut = libraries.at(p.spec.config.key())->create();
+            const RunResult r = run_link(dut.get(), p.spec);
+            p.rtl_checked = true;
+            p.rtl_sends = r.window_sends;
+            p.rtl_throughput = r.throughput;
+            p.rtl_passed = r.passed;
+            if (!r.violations.empty()) p.rtl_first_violation = violation_line(r.violations.front());
+            progress.advance();
+        });
+    }
+    progress.finish();
+
+    out << "\n" << sweep_table(spec, result) << "\n";
+    size_t failures = 0;
+    for (const auto& p : result.points) {
+        const std::string problem = p.problem();
+        if (problem.empty()) continue;
+        ++failures;
+        out << "FAIL " << point_name(result.curves[p.curve], p.buffer) << ": " << problem << "\n"
+            << "  rerun: " << program << " run " << run_arguments(p.spec)
+            << (!p.model_passed ? " --model" : spec.mutant.empty() ? "" : " --mutant " + spec.mutant) << "\n";
+    }
+    if (rtl_points) {
+        if (failures)
+            out << "RTL: " << failures << " of " << rtl_points << " checked points fail\n";
+        else
+            out << "RTL: " << rtl_points << " points on " << configs.size()
+                << " verilated configurations, every one equal to the model and passing every check (marked *)\n";
+    } else if (failures) {
+        out << failures << " points fail their checks\n";
+    }
+
+    fs::create_directories(out_dir, ec);
+    if (ec || !fs::is_directory(out_dir)) {
+        err << "creditloop: cannot create --out " << spec.out_dir << (ec ? ": " + ec.message() : "") << "\n";
+        return 3;
+    }
+    const std::vector<std::string> texts = {sweep_csv(result), sweep_svg(spec, result)};
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string problem = write_file(out_dir / files[i], texts[i], spec.force);
+        if (!problem.empty()) {
+            err << "creditloop: " << problem << "\n";
+            return 3;
+        }
+        out << "wrote " << (out_dir / files[i]).string() << "\n";
+    }
+    return failures ? 1 : 0;
+}
+
+}  // namespace creditloop

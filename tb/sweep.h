@@ -30,10 +30,12 @@ struct SweepSpec {
     uint64_t cycles = 6000;               // the seeds' run; window = the second half
     bool rtl = true;                      // cross-check on the RTL grid
     std::optional<std::vector<int>> rtl_grid;   // B values; none: a handful per curve
+    std::string mutant;                   // a buggy variant from rtl/mutants/ as the RTL (it must fail)
     std::string out_dir = "build/sweep";
     bool force = false;                   // overwrite sweep.csv / sweep.svg
     int jobs = 2;                         // model runs, RTL builds and RTL runs in parallel
     bool progress = true;                 // a progress bar on stderr (only when it is a terminal)
+    std::string log_level = "warn";
 };
 
 // One curve: a fixed (L, K, drain period), throughput against B.

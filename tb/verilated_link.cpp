@@ -162,6 +162,7 @@ CREDITLOOP_EXPORT void creditloop_dut_describe(creditloop::LinkConfig* config, c
     config->buffer_slots = CL_B;
     config->batch = CL_K;
     config->payload_bits = CL_W;
+    config->sync_stages = CL_SYNC;
     config->rtl_full_rate = CL_FULL_RATE != 0;
     *trace_format = kTraceFormat;
 }
