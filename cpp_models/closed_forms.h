@@ -34,9 +34,9 @@ inline double batched_throughput_estimate(int buffer_slots, int round_trip, int 
     return std::min(1.0, static_cast<double>(buffer_slots) / full_rate_buffer(round_trip, batch));
 }
 
-// The round trip of a whole configuration.
+// The round trip of a whole configuration: a late free holds each credit FREE_DELAY cycles more.
 inline int round_trip_cycles(const LinkConfig& config) {
-    return round_trip_cycles(config.stages, config.sync_stages);
+    return round_trip_cycles(config.stages, config.sync_stages) + config.free_delay;
 }
 
 }  // namespace creditloop

@@ -6,7 +6,8 @@ CreditLoopModel::CreditLoopModel(const LinkConfig& config)
     : config_(config),
       fwd_(static_cast<size_t>(config.stages)),
       ret_(static_cast<size_t>(config.stages + config.sync_stages)),
-      slots_(static_cast<size_t>(config.buffer_slots)) {
+      slots_(static_cast<size_t>(config.buffer_slots)),
+      freeing_(static_cast<size_t>(config.free_delay)) {
     reset();
 }
 
@@ -22,6 +23,9 @@ void CreditLoopModel::reset() {
     for (auto& slot : slots_) slot = 0;
     rx_head_ = 0;
     occupancy_ = 0;
+    for (auto& f : freeing_) f = 0;
+    freeing_head_ = 0;
+    slots_freeing_ = 0;
     pending_ = 0;
     obs_ = Observation{};
     last_stage_ = static_cast<uint32_t>(config_.stages - 1);
@@ -57,14 +61,23 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     o.pop = in.drain && occupancy_ != 0;
     o.pop_payload = o.pop ? slots_[rx_head_] : 0;
     o.overflow = o.arrive && !o.pop && occupancy_ == slots;
+    o.slots_freeing = slots_freeing_;
 
     o.pending_returns = pending_;
-    const uint32_t pending_total = pending_ + (o.pop ? 1u : 0u);
+    freed_ = freeing_.empty() ? o.pop : freeing_[oldest_freeing()] != 0;
+    const uint32_t pending_total = pending_ + (freed_ ? 1u : 0u);
     const uint32_t batch = static_cast<uint32_t>(config_.batch);
     o.credits_returned = in.flush ? pending_total : (pending_total >= batch ? batch : 0u);
     o.return_flight = return_flight_;
-    o.credit_total = credits_ + fwd_flits_ + occupancy_ + pending_ + return_flight_;
+    o.credit_total = credits_ + fwd_flits_ + occupancy_ + slots_freeing_ + pending_ + return_flight_;
     return o;
+}
+
+uint32_t CreditLoopModel::oldest_freeing() const {
+    const uint32_t size = static_cast<uint32_t>(freeing_.size());
+    uint32_t oldest = freeing_head_ + size - 1;
+    if (oldest >= size) oldest -= size;
+    return oldest;
 }
 
 void CreditLoopModel::update() {
@@ -87,8 +100,16 @@ void CreditLoopModel::update() {
     if (o.pop) rx_head_ = (rx_head_ + 1 == slots) ? 0 : rx_head_ + 1;
     occupancy_ = occupancy_ + ((o.arrive && !o.overflow) ? 1u : 0u) - (o.pop ? 1u : 0u);
 
+    // Late free: the pop joins the delay line, the oldest entry has been freed.
+    if (!freeing_.empty()) {
+        const uint32_t oldest = oldest_freeing();
+        slots_freeing_ = slots_freeing_ - freeing_[oldest] + (o.pop ? 1u : 0u);
+        freeing_head_ = oldest;
+        freeing_[freeing_head_] = o.pop ? 1 : 0;
+    }
+
     // Return logic.
-    pending_ = pending_ + (o.pop ? 1u : 0u) - o.credits_returned;
+    pending_ = pending_ + (freed_ ? 1u : 0u) - o.credits_returned;
 
     // Both pipelines shift: the last stage leaves, the new value enters stage 0. With a ring
     // that is one step of the head backwards onto the slot the last stage vacated.
@@ -112,6 +133,8 @@ void CreditLoopModel::update() {
         return_flight_ = 0;
         rx_head_ = 0;
         occupancy_ = 0;
+        for (auto& f : freeing_) f = 0;
+        slots_freeing_ = 0;
         pending_ = 0;
     }
     ++cycle_;

@@ -50,11 +50,17 @@ private:
     uint32_t return_flight_ = 0;     // sum of ret_, kept incrementally
     std::vector<uint32_t> slots_;    // receiver buffer, FIFO ring
     uint32_t rx_head_ = 0;
-    uint32_t occupancy_ = 0;
+    uint32_t occupancy_ = 0;         // flits held (the buffer's own count)
+    std::vector<uint8_t> freeing_;   // late free: pops waiting FREE_DELAY cycles, ring
+    uint32_t freeing_head_ = 0;
+    uint32_t slots_freeing_ = 0;     // sum of freeing_
     uint32_t pending_ = 0;
+
+    uint32_t oldest_freeing() const;   // ring index of the pop freed this cycle
 
     // This cycle's evaluation, committed by update().
     Observation obs_;
+    bool freed_ = false;             // a slot is freed this cycle (the pop, or a late one)
     uint32_t last_stage_ = 0;
     uint32_t last_ret_stage_ = 0;
 };

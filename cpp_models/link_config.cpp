@@ -5,12 +5,14 @@ namespace creditloop {
 std::string LinkConfig::key() const {
     return "L" + std::to_string(stages) + "_B" + std::to_string(buffer_slots) + "_K" +
            std::to_string(batch) + "_W" + std::to_string(payload_bits) +
-           (sync_stages ? "_S" + std::to_string(sync_stages) : "") + (rtl_full_rate ? "_FR" : "");
+           (sync_stages ? "_S" + std::to_string(sync_stages) : "") +
+           (free_delay ? "_D" + std::to_string(free_delay) : "") + (rtl_full_rate ? "_FR" : "");
 }
 
 bool LinkConfig::operator==(const LinkConfig& other) const {
     return stages == other.stages && buffer_slots == other.buffer_slots && batch == other.batch &&
            payload_bits == other.payload_bits && sync_stages == other.sync_stages &&
+           free_delay == other.free_delay &&
            rtl_full_rate == other.rtl_full_rate;
 }
 
@@ -35,6 +37,9 @@ std::optional<std::string> validate(const LinkConfig& c) {
     if (c.sync_stages < 0 || c.sync_stages > kMaxSyncStages)
         return out_of_range("--sync (synchroniser stages on the return path)", c.sync_stages,
                             "0.." + std::to_string(kMaxSyncStages));
+    if (c.free_delay < 0 || c.free_delay > kMaxFreeDelay)
+        return out_of_range("--free-delay (cycles from pop to the slot being freed)", c.free_delay,
+                            "0.." + std::to_string(kMaxFreeDelay));
     return std::nullopt;
 }
 

@@ -14,10 +14,11 @@ struct LinkConfig {
     int batch = 1;           // K: credits the receiver returns at once
     int payload_bits = 32;   // W: payload width
     int sync_stages = 0;     // SYNC: synchroniser stages a clock-domain crossing adds to the return path
+    int free_delay = 0;      // FREE_DELAY: cycles from a flit leaving the buffer to its slot being freed
     bool rtl_full_rate = false;  // FULL_RATE: the RTL's own sizing assertion refuses a small B
 
     // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32"
-    // ("_S2" for synchroniser stages, "_FR" when FULL_RATE is set).
+    // ("_S2" for synchroniser stages, "_D3" for a late free, "_FR" when FULL_RATE is set).
     std::string key() const;
     bool operator==(const LinkConfig& other) const;
 };
@@ -28,6 +29,7 @@ constexpr int kMaxStages = 1024;
 constexpr int kMaxBufferSlots = 4096;
 constexpr int kMaxPayloadBits = 32;
 constexpr int kMaxSyncStages = 64;
+constexpr int kMaxFreeDelay = 64;
 
 // One line naming the parameter, its value and the allowed range, or nothing when valid.
 std::optional<std::string> validate(const LinkConfig& config);

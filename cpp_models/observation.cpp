@@ -20,6 +20,7 @@ const char* signal_name(Signal signal) {
         case Signal::pop: return "link.rx.pop";
         case Signal::pop_payload: return "link.rx.pop_payload";
         case Signal::overflow: return "link.rx.overflow";
+        case Signal::slots_freeing: return "link.rx.slots_freeing";
         case Signal::pending_returns: return "link.ret.pending_returns";
         case Signal::credits_returned: return "link.ret.credits_returned";
         case Signal::return_flight: return "link.ret.return_flight";
@@ -46,6 +47,7 @@ uint64_t signal_value(const Observation& o, Signal signal) {
         case Signal::pop: return o.pop;
         case Signal::pop_payload: return o.pop_payload;
         case Signal::overflow: return o.overflow;
+        case Signal::slots_freeing: return o.slots_freeing;
         case Signal::pending_returns: return o.pending_returns;
         case Signal::credits_returned: return o.credits_returned;
         case Signal::return_flight: return o.return_flight;

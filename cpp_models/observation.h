@@ -4,7 +4,7 @@
 // Counts are the state at the start of the cycle (after the previous rising edge); the event
 // fields are what happens during the cycle (before the next edge). With this convention the
 // conservation identity holds for every cycle:
-//   credits + fwd_flits + occupancy + pending_returns + return_flight == B.
+//   credits + fwd_flits + occupancy + slots_freeing + pending_returns + return_flight == B.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +37,7 @@ struct Observation {
     bool pop = false;                 // the consumer takes the head flit this cycle
     uint32_t pop_payload = 0;         // its payload (0 when !pop)
     bool overflow = false;            // a flit arrived with every slot full and was dropped
+    uint32_t slots_freeing = 0;       // slots whose flit has left but that are not freed yet
 
     // link.ret
     uint32_t pending_returns = 0;     // credits freed, waiting for their batch
@@ -52,11 +53,11 @@ enum class Signal : uint8_t {
     want_send, drain, flush, reset_tx, reset_rx,
     credits, can_send, send, send_payload, credits_arriving,
     fwd_flits, arrive,
-    occupancy, pop, pop_payload, overflow,
+    occupancy, pop, pop_payload, overflow, slots_freeing,
     pending_returns, credits_returned, return_flight,
     credit_total,
 };
-constexpr int kSignalCount = 20;
+constexpr int kSignalCount = 21;
 
 const char* signal_name(Signal signal);
 uint64_t signal_value(const Observation& obs, Signal signal);

@@ -7,7 +7,9 @@
 // Parameters: L stages each way (>= 1), B receiver slots = credits granted (>= 1), return
 // batch K (1 <= K <= B), payload width W, SYNC synchroniser stages that a clock-domain
 // crossing adds to the return path (>= 0: a credit reaches the sender SYNC cycles later, and the
-// round trip is 2L + 2 + SYNC). FULL_RATE = 1 declares that this instance must carry a
+// round trip is 2L + 2 + SYNC), FREE_DELAY cycles between a flit leaving the buffer and its slot
+// being freed (a late free: the credit starts back FREE_DELAY cycles later; slots_freeing counts
+// such slots). FULL_RATE = 1 declares that this instance must carry a
 // flit every cycle: elaboration then fails unless B covers the round trip the instance builds
 // (seed 001's "lasting fix": the next timing fix cannot silently break the sizing).
 // Resets, asynchronous and active low, one per end so a one-sided reset can be tested:
@@ -25,7 +27,7 @@
 // credit (K = 1) reaches the sender in t + 2L + 1 and is spent again in t + 2L + 2:
 // RTT = 2L + 2, throughput min(1, B / RTT) with batches of one.
 // Invariant (checked by the conservation scoreboard, every cycle):
-//   credits + fwd_flits + occupancy + pending_returns + return_flight == B.
+//   credits + fwd_flits + occupancy + slots_freeing + pending_returns + return_flight == B.
 // credit_total is that sum, for people reading waves; the scoreboard adds the terms itself.
 module credit_link #(
   parameter int L = 4,
@@ -33,6 +35,7 @@ module credit_link #(
   parameter int K = 1,
   parameter int W = 32,
   parameter int SYNC = 0,
+  parameter int FREE_DELAY = 0,
   parameter int FULL_RATE = 0
 ) (
   input  logic                    clk,
@@ -56,6 +59,7 @@ module credit_link #(
   output logic                    pop,
   output logic [W-1:0]            pop_payload,
   output logic                    overflow,
+  output logic [$clog2(B+1)-1:0]  slots_freeing,
   // link.ret
   output logic [$clog2(B+1)-1:0]  pending_returns,
   output logic [$clog2(B+1)-1:0]  credits_returned,
@@ -75,12 +79,13 @@ module credit_link #(
   // Sizing assertion. The round trip of a credit through this instance: L stages forward, a
   // cycle in the buffer, L stages back, a cycle in the counter (2L + 2), plus up to K - 1 cycles
   // waiting for its batch (seed 000). Any latency added to the loop belongs in ROUND_TRIP.
-  localparam int ROUND_TRIP = 2 * L + 2 + SYNC;
+  localparam int ROUND_TRIP = 2 * L + 2 + SYNC + FREE_DELAY;
   localparam int FULL_RATE_B = ROUND_TRIP + K - 1;
   if (SYNC < 0) $error("credit_link: SYNC = %0d, need SYNC >= 0", SYNC);
+  if (FREE_DELAY < 0) $error("credit_link: FREE_DELAY = %0d, need FREE_DELAY >= 0", FREE_DELAY);
   if (FULL_RATE != 0 && B < FULL_RATE_B)
-    $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + SYNC + K - 1 = %0d cycles with L = %0d, SYNC = %0d, K = %0d): need B >= %0d",
-           B, FULL_RATE_B, L, SYNC, K, FULL_RATE_B);
+    $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + SYNC + FREE_DELAY + K - 1 = %0d cycles with L = %0d, SYNC = %0d, FREE_DELAY = %0d, K = %0d): need B >= %0d",
+           B, FULL_RATE_B, L, SYNC, FREE_DELAY, K, FULL_RATE_B);
 
   // ---- link.sender
   credit_counter #(.MAXC(B), .RETURN_WIDTH(CW)) u_sender (
@@ -120,11 +125,32 @@ module credit_link #(
     .overflow
   );
 
+  // A late free: the slot of a flit popped in cycle t is freed in cycle t + FREE_DELAY. Until
+  // then it is still in use (slots_freeing) and its credit has not started back.
+  logic freed;
+  if (FREE_DELAY > 0) begin : g_late_free
+    logic [FREE_DELAY-1:0] freeing_stages;
+    pipeline #(.STAGES(FREE_DELAY), .WIDTH(1)) u_free_delay (
+      .clk,
+      .rst_n  (rst_rx_n),
+      .in     (pop),
+      .out    (freed),
+      .stages (freeing_stages)
+    );
+    always_comb begin
+      slots_freeing = '0;
+      for (int i = 0; i < FREE_DELAY; i++) slots_freeing = slots_freeing + CW'(freeing_stages[i]);
+    end
+  end else begin : g_prompt_free
+    assign freed = pop;
+    assign slots_freeing = '0;
+  end
+
   // ---- link.ret
   credit_return #(.B(B), .K(K)) u_return (
     .clk,
     .rst_n    (rst_rx_n),
-    .freed    (pop),
+    .freed    (freed),
     .flush,
     .returned (credits_returned),
     .pending  (pending_returns)
@@ -148,6 +174,6 @@ module credit_link #(
     for (int i = 0; i < L; i++) fwd_flits = fwd_flits + FW'(fwd_stages[i*(W+1) + W]);
     for (int i = 0; i < RET_STAGES; i++) return_flight = return_flight + ret_stages[i*CW +: CW];
   end
-  assign credit_total = TW'(credits) + TW'(fwd_flits) + TW'(occupancy) + TW'(pending_returns) +
-                        TW'(return_flight);
+  assign credit_total = TW'(credits) + TW'(fwd_flits) + TW'(occupancy) + TW'(slots_freeing) +
+                        TW'(pending_returns) + TW'(return_flight);
 endmodule

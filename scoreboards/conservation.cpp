@@ -17,7 +17,7 @@ ConservationScoreboard::ConservationScoreboard(const LinkConfig& config)
 void ConservationScoreboard::step(const Observation& o) {
     count_cycle();
     // uint64_t: a wrapped 32-bit counter shows as a huge total, not as a wrapped-around pass.
-    const uint64_t total = static_cast<uint64_t>(o.credits) + o.fwd_flits + o.occupancy +
+    const uint64_t total = static_cast<uint64_t>(o.credits) + o.fwd_flits + o.occupancy + o.slots_freeing +
                            o.pending_returns + o.return_flight;
     if (total != total_) total_changed(o, total);
 
@@ -43,7 +43,8 @@ void ConservationScoreboard::one_sided_reset(const Observation& o) {
     const uint64_t sender_end =
         static_cast<uint64_t>(o.credits) + o.credits_arriving + o.fwd_flits - (o.arrive ? 1u : 0u);
     const uint64_t receiver_end =
-        static_cast<uint64_t>(o.occupancy) + arrived + o.pending_returns + o.return_flight - o.credits_arriving;
+        static_cast<uint64_t>(o.occupancy) + arrived + o.slots_freeing + o.pending_returns + o.return_flight -
+        o.credits_arriving;
     // The reset end restarts empty (the sender with B credits), the other keeps what it holds.
     const uint64_t after = o.reset_tx ? buffer_slots_ + receiver_end : sender_end;
     if (after == buffer_slots_) return;   // nothing was away from the reset end: harmless
@@ -80,6 +81,7 @@ void ConservationScoreboard::total_changed(const Observation& o, uint64_t total)
                   : "; " + with_thousands(total) + " of B = " + with_thousands(buffer_slots_) +
                         " credits accounted for (credits " + std::to_string(o.credits) + " + fwd " +
                         std::to_string(o.fwd_flits) + " + rx " + std::to_string(o.occupancy) +
+                        (o.slots_freeing ? " + freeing " + std::to_string(o.slots_freeing) : "") +
                         " + pending " + std::to_string(o.pending_returns) + " + returning " +
                         std::to_string(o.return_flight) + ")";
     violation({o.cycle, "conservation.total", kTotalSignal, std::to_string(buffer_slots_),

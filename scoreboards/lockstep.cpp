@@ -42,13 +42,14 @@ uint32_t differing_signals(const Observation& a, const Observation& b) {
     d |= (a.pop != b.pop) ? bit(Signal::pop) : 0u;
     d |= (a.pop_payload != b.pop_payload) ? bit(Signal::pop_payload) : 0u;
     d |= (a.overflow != b.overflow) ? bit(Signal::overflow) : 0u;
+    d |= (a.slots_freeing != b.slots_freeing) ? bit(Signal::slots_freeing) : 0u;
     d |= (a.pending_returns != b.pending_returns) ? bit(Signal::pending_returns) : 0u;
     d |= (a.credits_returned != b.credits_returned) ? bit(Signal::credits_returned) : 0u;
     d |= (a.return_flight != b.return_flight) ? bit(Signal::return_flight) : 0u;
     d |= (a.credit_total != b.credit_total) ? bit(Signal::credit_total) : 0u;
     return d;
 }
-static_assert(kSignalCount == 20, "differing_signals() compares every Signal: add the new one");
+static_assert(kSignalCount == 21, "differing_signals() compares every Signal: add the new one");
 
 void LockstepScoreboard::step(const Observation& rtl) {
     count_cycle();

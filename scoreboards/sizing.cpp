@@ -76,11 +76,17 @@ void SizingScoreboard::credits_arrived(const Observation& o) {
 }
 
 std::string SizingScoreboard::round_trip_text() const {
-    if (spec_.config.sync_stages == 0)
-        return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (2L + 2, L = " +
-               std::to_string(spec_.config.stages) + ")";
-    return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (2L + 2 + SYNC, L = " +
-           std::to_string(spec_.config.stages) + ", SYNC = " + std::to_string(spec_.config.sync_stages) + ")";
+    const LinkConfig& c = spec_.config;
+    std::string form = "2L + 2", values = "L = " + std::to_string(c.stages);
+    if (c.sync_stages) {
+        form += " + SYNC";
+        values += ", SYNC = " + std::to_string(c.sync_stages);
+    }
+    if (c.free_delay) {
+        form += " + FREE_DELAY";
+        values += ", FREE_DELAY = " + std::to_string(c.free_delay);
+    }
+    return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (" + form + ", " + values + ")";
 }
 
 void SizingScoreboard::round_trip_shorter(const Observation& o, uint64_t sample,

@@ -20,6 +20,7 @@ const char* const kUsage =
     "  --K N              return batch (1..B, default 1)\n"
     "  --W N              payload bits (1..32, default 32)\n"
     "  --sync N           synchroniser stages a clock-domain crossing adds to the return path (0..64)\n"
+    "  --free-delay N     the receiver frees a slot N cycles after its flit leaves (0..64)\n"
     "  --cycles N         cycles to run (default 6000; window = second half)\n"
     "  --seed N           stimulus seed (default 1)\n"
     "  --traffic T        saturate | bernoulli:P | bursts:ON:OFF (default saturate)\n"
@@ -151,6 +152,9 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
         } else if (opt == "--sync") {
             if (!r.integer(opt, 0, kMaxSyncStages, v, " (synchroniser stages on the return path)")) return std::nullopt;
             spec.config.sync_stages = static_cast<int>(v);
+        } else if (opt == "--free-delay") {
+            if (!r.integer(opt, 0, kMaxFreeDelay, v, " (cycles from pop to the slot being freed)")) return std::nullopt;
+            spec.config.free_delay = static_cast<int>(v);
         } else if (opt == "--cycles") {
             if (!r.integer(opt, 1, 100000000000LL, v, "")) return std::nullopt;
             spec.cycles = static_cast<uint64_t>(v);
@@ -326,6 +330,7 @@ std::string run_arguments(const RunSpec& spec) {
     out << "--L " << c.stages << " --B " << c.buffer_slots << " --K " << c.batch;
     if (c.payload_bits != 32) out << " --W " << c.payload_bits;
     if (c.sync_stages) out << " --sync " << c.sync_stages;
+    if (c.free_delay) out << " --free-delay " << c.free_delay;
     out << " --cycles " << spec.cycles << " --seed " << spec.stimulus.seed;
     if (spec.stimulus.traffic.kind != TrafficKind::saturating)
         out << " --traffic " << describe(spec.stimulus.traffic);

@@ -190,6 +190,7 @@ std::string ensure_built(const LinkConfig& config, const DutSources& sources) {
         "-DCL_K=" + std::to_string(config.batch),
         "-DCL_W=" + std::to_string(config.payload_bits),
         "-DCL_SYNC=" + std::to_string(config.sync_stages),
+        "-DCL_FREE_DELAY=" + std::to_string(config.free_delay),
         std::string("-DCL_FULL_RATE=") + (config.rtl_full_rate ? "1" : "0"),
         std::string("-DCL_TRACE_FST=") + (sources.fst ? "ON" : "OFF"),
         "-DCL_RTL_SOURCES=" + rtl_list,

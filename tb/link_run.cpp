@@ -54,8 +54,8 @@ struct CycleLoggers {
         sender->debug("credits={} want_send={} send={} payload={:#010x} credits_arriving={}", o.credits,
                       o.want_send, o.send, o.send_payload, o.credits_arriving);
         fwd->debug("flits={} arrive={}", o.fwd_flits, o.arrive);
-        rx->debug("occupancy={} drain={} pop={} payload={:#010x} overflow={}", o.occupancy, o.drain, o.pop,
-                  o.pop_payload, o.overflow);
+        rx->debug("occupancy={} drain={} pop={} payload={:#010x} overflow={} freeing={}", o.occupancy, o.drain,
+                  o.pop, o.pop_payload, o.overflow, o.slots_freeing);
         ret->debug("pending={} returned={} in_flight={}", o.pending_returns, o.credits_returned,
                    o.return_flight);
     }

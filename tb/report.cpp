@@ -38,7 +38,8 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
     out << "  round trip   ";
     if (r.measured_round_trip) out << *r.measured_round_trip << " cycles measured";
     else out << "not measured (no credit came back)";
-    out << ", closed form 2L + 2" << (spec.config.sync_stages ? " + SYNC" : "") << " = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
+    out << ", closed form 2L + 2" << (spec.config.sync_stages ? " + SYNC" : "")
+        << (spec.config.free_delay ? " + FREE_DELAY" : "") << " = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
         << r.full_rate_buffer << " (B = " << spec.config.buffer_slots << ")\n";
     if (r.credits_net_change != 0) {
         const uint64_t n = static_cast<uint64_t>(r.credits_net_change < 0 ? -r.credits_net_change : r.credits_net_change);
@@ -109,7 +110,7 @@ std::string run_json(const RunSpec& spec, const RunResult& r) {
     out << "{";
     out << "\"source\": " << quoted(r.source);
     out << ", \"config\": {\"L\": " << c.stages << ", \"B\": " << c.buffer_slots << ", \"K\": " << c.batch
-        << ", \"W\": " << c.payload_bits << ", \"SYNC\": " << c.sync_stages << "}";
+        << ", \"W\": " << c.payload_bits << ", \"SYNC\": " << c.sync_stages << ", \"FREE_DELAY\": " << c.free_delay << "}";
     out << ", \"traffic\": " << quoted(describe(spec.stimulus.traffic));
     out << ", \"drain\": " << quoted(describe(spec.stimulus.drain));
     out << ", \"flush_probability\": " << json_number(spec.stimulus.flush_probability);

@@ -736,12 +736,12 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
         for (const auto& p : result.points) distinct.insert(p.buffer);
         buffers = distinct.size();
     }
-    out << "creditloop sweep: " << result.curves.size() << (result.curves.size() == 1 ? " curve" : " curves") << " x "
-        << buffers << " buffer sizes = " << result.points.size() << " points, " << spec.cycles
+    out << "creditloop sweep: " << counted(result.curves.size(), "curve") << " x " << counted(buffers, "buffer size")
+        << " = " << counted(result.points.size(), "point") << ", " << spec.cycles
         << " cycles each, the model for every point";
     if (rtl_points)
         out << ", the RTL" << (spec.mutant.empty() ? "" : " with mutant " + spec.mutant) << " in lockstep on "
-            << rtl_points << " (" << configs.size() << " verilated configurations)";
+            << rtl_points << " (" << counted(configs.size(), "verilated configuration") << ")";
     else
         out << " (no RTL)";
     out << "\n" << std::flush;
@@ -813,12 +813,12 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
     }
     if (rtl_points) {
         if (failures)
-            out << "RTL: " << failures << " of " << rtl_points << " checked points fail\n";
+            out << "RTL: " << failures << " of " << counted(rtl_points, "checked point") << " fail\n";
         else
-            out << "RTL: " << rtl_points << " points on " << configs.size()
-                << " verilated configurations, every one equal to the model and passing every check (marked *)\n";
+            out << "RTL: " << counted(rtl_points, "point") << " on " << counted(configs.size(), "verilated configuration")
+                << ", every one equal to the model and passing every check (marked *)\n";
     } else if (failures) {
-        out << failures << " points fail their checks\n";
+        out << counted(failures, "point") << " fail their checks\n";
     }
 
     fs::create_directories(out_dir, ec);

@@ -87,6 +87,7 @@ public:
         o.pop = t.pop;
         o.pop_payload = t.pop_payload;
         o.overflow = t.overflow;
+        o.slots_freeing = t.slots_freeing;
         o.pending_returns = t.pending_returns;
         o.credits_returned = t.credits_returned;
         o.return_flight = t.return_flight;
@@ -163,6 +164,7 @@ CREDITLOOP_EXPORT void creditloop_dut_describe(creditloop::LinkConfig* config, c
     config->batch = CL_K;
     config->payload_bits = CL_W;
     config->sync_stages = CL_SYNC;
+    config->free_delay = CL_FREE_DELAY;
     config->rtl_full_rate = CL_FULL_RATE != 0;
     *trace_format = kTraceFormat;
 }

@@ -638,6 +638,7 @@ void perturb(Observation& o, Signal signal) {
         case Signal::pop: o.pop = !o.pop; break;
         case Signal::pop_payload: o.pop_payload ^= 0x80000000u; break;
         case Signal::overflow: o.overflow = !o.overflow; break;
+        case Signal::slots_freeing: o.slots_freeing += 1; break;
         case Signal::pending_returns: o.pending_returns += 1; break;
         case Signal::credits_returned: o.credits_returned += 1; break;
         case Signal::return_flight: o.return_flight += 1; break;

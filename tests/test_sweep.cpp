@@ -336,7 +336,8 @@ TEST_CASE("sweep cross-checks the RTL against the model on a small grid", "[swee
     const auto batch = sweep({"--L", "4", "--B", "12", "--K", "8"}, batch_dir.str());
     INFO(batch.out << batch.err);
     REQUIRE(batch.exit_code == 0);
-    const auto& row = read_csv(batch_dir / "sweep.csv").at({4, 12, 8, 1});
+    const auto batch_rows = read_csv(batch_dir / "sweep.csv");
+    const auto& row = batch_rows.at({4, 12, 8, 1});
     CHECK(three_dp(row.at("throughput_rtl")) == "0.615");
     CHECK(three_dp(row.at("throughput_model")) == "0.615");
 }
@@ -355,7 +356,8 @@ TEST_CASE("sweep fails and names the point where the RTL disagrees with the mode
     // The outputs are still written, the failing point marked.
     const std::string svg = slurp((dir / "sweep.svg").string());
     CHECK(count(svg, "class=\"failed\"") == 1);
-    const auto& row = read_csv(dir / "sweep.csv").at({2, 4, 1, 1});
+    const auto rows = read_csv(dir / "sweep.csv");
+    const auto& row = rows.at({2, 4, 1, 1});
     CHECK(row.at("rtl_passed") == "false");
     CHECK(row.at("sends_rtl") != row.at("sends_model"));
 }
