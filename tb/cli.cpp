@@ -13,6 +13,7 @@ const char* const kUsage =
     "       creditloop regress [options]  the regression (make sim)\n"
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
     "       creditloop size [options]     the buffer a link needs, in bytes and credits (size --help)\n"
+    "       creditloop sweep [options]    throughput against B: CSV and SVG, RTL cross-checked (sweep --help)\n"
     "\n"
     "run options:\n"
     "  --L N              stages each way (1..1024, default 4)\n"

@@ -3,6 +3,7 @@
 //   creditloop regress [options]   the regression behind `make sim`
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
+//   creditloop sweep [options]     throughput over B, model everywhere, RTL on a grid (sweep --help)
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "log.h"
 #include "mutants.h"
 #include "size_command.h"
+#include "sweep.h"
 #include "regression.h"
 #include "report.h"
 
@@ -125,10 +127,11 @@ int main(int argc, char** argv) {
         return run_regression(*cmd, program_path(argv[0]));
     }
     if (sub == "size") return run_size(args);
+    if (sub == "sweep") return run_sweep(args, program_path(argv[0]));
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return bad_input(error.message);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants' or 'size' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'sweep' or 'size' (see 'creditloop --help')");
 }

@@ -10,7 +10,7 @@ namespace creditloop {
 namespace {
 
 // Layout, in SVG user units (pixels at 100%).
-constexpr double kWidth = 980.0;
+constexpr double kWidth = 1040.0;
 constexpr double kMinHeight = 580.0;
 constexpr double kLeft = 80.0;          // room for the y tick labels and the y label
 constexpr double kTop = 70.0;           // title and subtitle

@@ -280,7 +280,6 @@ std::string write_file(const fs::path& path, const std::string& text, bool force
 
 std::string SweepPoint::problem() const {
     if (!model_passed) return "the golden model's own run failed a check: " + model_first_violation;
-    if (!rtl_error.empty()) return rtl_error;
     if (!rtl_checked) return "";
     if (rtl_sends != model_sends)
         return "the RTL gives " + three_decimals(rtl_throughput) + " (" + std::to_string(rtl_sends) +

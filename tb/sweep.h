@@ -6,6 +6,8 @@
 // Outputs, under --out (default build/sweep): sweep.csv (one row per point) and sweep.svg (the
 // plot, with min(1, B / RTT) dashed per L, the drain cap per drain curve, and the RTL-checked
 // points marked). A text table of the curves goes to stdout, three decimals as the seeds print.
+// A progress bar is redrawn on stderr only when stderr is a terminal (no final line otherwise,
+// so logs and CI output stay clean); --no-progress turns it off.
 //
 // Exit codes: 0 ok, 1 the RTL disagrees with the model somewhere (or a check fails), 2 bad
 // input (one line on stderr, nothing written), 3 a build or file problem.
@@ -61,7 +63,6 @@ struct SweepPoint {
     double rtl_throughput = 0.0;
     bool rtl_passed = false;
     std::string rtl_first_violation;      // violation_line of the RTL run's first, if any
-    std::string rtl_error;                // the configuration would not load
 
     // Why this point fails the sweep ("" when it does not).
     std::string problem() const;
