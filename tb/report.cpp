@@ -89,6 +89,7 @@ std::string xml_escape(const std::string& text) {
             case '<': out += "&lt;"; break;
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
             default: out += c;
         }
     }

@@ -1,5 +1,7 @@
 #include "svg_plot.h"
 
+#include "report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,21 +24,6 @@ constexpr double kLegendRow = 20.0;
 // Tableau 10: distinct hues that stay apart for most colour vision.
 constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-
-std::string escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string num(double value) {
     char text[32];
@@ -114,7 +101,7 @@ std::string render_svg(const Plot& plot) {
     svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << num(kWidth) << "\" height=\""
         << num(height) << "\" viewBox=\"0 0 " << num(kWidth) << " " << num(height)
         << "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
-    svg << "<title>" << escape(plot.title) << "</title>\n";
+    svg << "<title>" << xml_escape(plot.title) << "</title>\n";
     svg << "<rect x=\"0\" y=\"0\" width=\"" << num(kWidth) << "\" height=\"" << num(height)
         << "\" fill=\"#ffffff\"/>\n";
     // The clip leaves a little room, so a guide along an edge of the plot keeps its whole stroke.
@@ -122,10 +109,10 @@ std::string render_svg(const Plot& plot) {
         << "\" width=\"" << num(kPlotWidth + 6) << "\" height=\"" << num(kPlotHeight + 6)
         << "\"/></clipPath></defs>\n";
     svg << "<text class=\"title\" x=\"" << num(kLeft) << "\" y=\"26\" font-size=\"16\" font-weight=\"bold\">"
-        << escape(plot.title) << "</text>\n";
+        << xml_escape(plot.title) << "</text>\n";
     if (!plot.subtitle.empty())
         svg << "<text class=\"subtitle\" x=\"" << num(kLeft) << "\" y=\"46\" fill=\"#555555\">"
-            << escape(plot.subtitle) << "</text>\n";
+            << xml_escape(plot.subtitle) << "</text>\n";
 
     // Grid and ticks. Tick positions are counted in whole steps, so rounding never adds one.
     const AxisTicks xt{plot.x_min, plot.x_max, nice_ticks(plot.x_min, plot.x_max).step};
@@ -175,9 +162,9 @@ std::string render_svg(const Plot& plot) {
     }
     svg << "</g>\n";
     svg << "<text class=\"x-label\" x=\"" << num(kLeft + kPlotWidth / 2) << "\" y=\"" << num(bottom + 42)
-        << "\" text-anchor=\"middle\" font-size=\"13\">" << escape(plot.x_label) << "</text>\n";
+        << "\" text-anchor=\"middle\" font-size=\"13\">" << xml_escape(plot.x_label) << "</text>\n";
     svg << "<text class=\"y-label\" transform=\"translate(" << num(kLeft - 48) << " " << num(kTop + kPlotHeight / 2)
-        << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">" << escape(plot.y_label) << "</text>\n";
+        << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"13\">" << xml_escape(plot.y_label) << "</text>\n";
 
     // Vertical marks and guides beneath the series, clipped to the plot area.
     svg << "<g class=\"vertical-marks\" clip-path=\"url(#plot-area)\">\n";
@@ -194,7 +181,7 @@ std::string render_svg(const Plot& plot) {
         if (v.x < plot.x_min || v.x > plot.x_max || v.label.empty()) continue;
         // Staggered downwards so the labels of nearby marks do not overlap.
         svg << "  <text x=\"" << num(f.px(v.x) + 3) << "\" y=\"" << num(bottom - 8 - 14.0 * static_cast<double>(i % 4))
-            << "\" fill=\"" << v.color << "\">" << escape(v.label) << "</text>\n";
+            << "\" fill=\"" << v.color << "\">" << xml_escape(v.label) << "</text>\n";
     }
     svg << "</g>\n";
     // The series' lines, then the guides over them, then the markers over both.
@@ -204,7 +191,7 @@ std::string render_svg(const Plot& plot) {
     svg << "<g class=\"series-lines\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\">\n";
     for (size_t s = 0; s < plot.series.size(); ++s) {
         const auto& series = plot.series[s];
-        svg << "  <polyline class=\"curve\" data-label=\"" << escape(series.label) << "\" stroke=\""
+        svg << "  <polyline class=\"curve\" data-label=\"" << xml_escape(series.label) << "\" stroke=\""
             << series_color(s) << "\" points=\"";
         for (size_t i = 0; i < series.points.size(); ++i)
             svg << (i ? " " : "") << num(f.px(series.points[i].x)) << "," << num(f.py(series.points[i].y));
@@ -214,30 +201,30 @@ std::string render_svg(const Plot& plot) {
     svg << "<g class=\"guides\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
     for (const auto& g : plot.guides) {
         if (g.vertices.empty()) continue;
-        svg << "  <path class=\"" << escape(g.css_class) << "\" d=\"";
+        svg << "  <path class=\"" << xml_escape(g.css_class) << "\" d=\"";
         for (size_t i = 0; i < g.vertices.size(); ++i)
             svg << (i ? " L " : "M ") << num(f.px(g.vertices[i].first)) << " " << num(f.py(g.vertices[i].second));
         svg << "\" stroke=\"" << g.color << "\" stroke-width=\"1.3\" stroke-dasharray=\"" << g.dash
-            << "\"><title>" << escape(g.label) << "</title></path>\n";
+            << "\"><title>" << xml_escape(g.label) << "</title></path>\n";
     }
     svg << "</g>\n";
     for (size_t s = 0; s < plot.series.size(); ++s) {
         const auto& series = plot.series[s];
         const std::string color = series_color(s);
-        svg << "<g class=\"series-points\" data-label=\"" << escape(series.label) << "\">\n";
+        svg << "<g class=\"series-points\" data-label=\"" << xml_escape(series.label) << "\">\n";
         for (const auto& p : series.points) {
             const double x = f.px(p.x), y = f.py(p.y);
             svg << "  <circle class=\"point\" cx=\"" << num(x) << "\" cy=\"" << num(y) << "\" r=\"3\" fill=\"" << color
                 << "\" data-x=\"" << short_number(p.x) << "\" data-y=\"" << fixed(p.y, 3) << "\"><title>"
-                << escape(p.tooltip) << "</title></circle>\n";
+                << xml_escape(p.tooltip) << "</title></circle>\n";
             if (p.mark == PointMark::checked)
                 svg << "  <rect class=\"checked\" x=\"" << num(x - 6) << "\" y=\"" << num(y - 6)
                     << "\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"#111111\" stroke-width=\"1.3\"><title>"
-                    << escape(p.tooltip) << "</title></rect>\n";
+                    << xml_escape(p.tooltip) << "</title></rect>\n";
             if (p.mark == PointMark::failed)
                 svg << "  <path class=\"failed\" d=\"M " << num(x - 7) << " " << num(y - 7) << " L " << num(x + 7) << " "
                     << num(y + 7) << " M " << num(x - 7) << " " << num(y + 7) << " L " << num(x + 7) << " "
-                    << num(y - 7) << "\" stroke=\"#d62728\" stroke-width=\"2.5\"><title>" << escape(p.tooltip)
+                    << num(y - 7) << "\" stroke=\"#d62728\" stroke-width=\"2.5\"><title>" << xml_escape(p.tooltip)
                     << "</title></path>\n";
         }
         svg << "</g>\n";
@@ -247,7 +234,7 @@ std::string render_svg(const Plot& plot) {
     svg << "<g class=\"legend\">\n";
     double row = kTop + 6.0;
     auto text_at = [&](const std::string& label) {
-        svg << "  <text x=\"" << num(kLegendX + 34) << "\" y=\"" << num(row + 4) << "\">" << escape(label)
+        svg << "  <text x=\"" << num(kLegendX + 34) << "\" y=\"" << num(row + 4) << "\">" << xml_escape(label)
             << "</text>\n";
     };
     for (size_t s = 0; s < plot.series.size(); ++s) {
