@@ -258,17 +258,41 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     return cmd;
 }
 
+namespace {
+
+enum class Handled { no, yes, failed };
+
+// The options regress and mutants share: which tests, which seed, where waves go, how many jobs.
+Handled test_selection(ArgReader& r, const std::string& opt, std::string& filter, uint64_t& seed,
+                       std::string& waves_dir, int& jobs) {
+    long long v = 0;
+    bool ok = true;
+    if (opt == "--filter") {
+        ok = r.value(opt, filter);
+    } else if (opt == "--seed") {
+        ok = r.integer(opt, 0, 0x7FFFFFFFFFFFFFFFLL, v, "");
+        if (ok) seed = static_cast<uint64_t>(v);
+    } else if (opt == "--waves-dir") {
+        ok = r.value(opt, waves_dir);
+    } else if (opt == "--jobs") {
+        ok = r.integer(opt, 1, 64, v, "");
+        if (ok) jobs = static_cast<int>(v);
+    } else {
+        return Handled::no;
+    }
+    return ok ? Handled::yes : Handled::failed;
+}
+
+}  // namespace
+
 std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args, ParseError& error) {
     RegressCommand cmd;
     ArgReader r(args, error);
-    long long v = 0;
     while (!r.done()) {
         const std::string opt = r.option();
-        if (opt == "--filter") {
-            if (!r.value(opt, cmd.filter)) return std::nullopt;
-        } else if (opt == "--seed") {
-            if (!r.integer(opt, 0, 0x7FFFFFFFFFFFFFFFLL, v, "")) return std::nullopt;
-            cmd.seed = static_cast<uint64_t>(v);
+        if (const Handled h = test_selection(r, opt, cmd.filter, cmd.seed, cmd.waves_dir, cmd.jobs);
+            h != Handled::no) {
+            if (h == Handled::failed) return std::nullopt;
         } else if (opt == "--waves") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             cmd.waves = true;
@@ -277,11 +301,6 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
             cmd.fst = true;
         } else if (opt == "--junit") {
             if (!r.value(opt, cmd.junit)) return std::nullopt;
-        } else if (opt == "--waves-dir") {
-            if (!r.value(opt, cmd.waves_dir)) return std::nullopt;
-        } else if (opt == "--jobs") {
-            if (!r.integer(opt, 1, 64, v, "")) return std::nullopt;
-            cmd.jobs = static_cast<int>(v);
         } else if (opt == "--list") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             cmd.list = true;
@@ -304,20 +323,11 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
 std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args, ParseError& error) {
     MutantsCommand cmd;
     ArgReader r(args, error);
-    long long v = 0;
     while (!r.done()) {
         const std::string opt = r.option();
-        if (opt == "--filter") {
-            if (!r.value(opt, cmd.filter)) return std::nullopt;
-        } else if (opt == "--seed") {
-            if (!r.integer(opt, 0, 0x7FFFFFFFFFFFFFFFLL, v, "")) return std::nullopt;
-            cmd.seed = static_cast<uint64_t>(v);
-        } else if (opt == "--waves-dir") {
-            if (!r.value(opt, cmd.waves_dir)) return std::nullopt;
-        } else if (opt == "--jobs") {
-            if (!r.integer(opt, 1, 64, v, "")) return std::nullopt;
-            cmd.jobs = static_cast<int>(v);
-        } else {
+        const Handled h = test_selection(r, opt, cmd.filter, cmd.seed, cmd.waves_dir, cmd.jobs);
+        if (h == Handled::failed) return std::nullopt;
+        if (h == Handled::no) {
             error.message = "unknown option '" + opt + "' for 'creditloop mutants': see 'creditloop --help'";
             return std::nullopt;
         }
