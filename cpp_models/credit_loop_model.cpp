@@ -1,5 +1,7 @@
 #include "credit_loop_model.h"
 
+#include <algorithm>
+
 namespace creditloop {
 
 CreditLoopModel::CreditLoopModel(const LinkConfig& config)
@@ -27,6 +29,9 @@ void CreditLoopModel::reset() {
     freeing_head_ = 0;
     slots_freeing_ = 0;
     pending_ = 0;
+    waiting_ = 0;
+    batch_age_ = 0;
+    free_run_ = 0;
     obs_ = Observation{};
     last_stage_ = static_cast<uint32_t>(config_.stages - 1);
     last_ret_stage_ = static_cast<uint32_t>(ret_.size() - 1);
@@ -43,6 +48,7 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     o.want_send = in.want_send;
     o.drain = in.drain;
     o.flush = in.flush;
+    o.return_busy = in.return_busy;
     o.reset_tx = in.reset_tx;
     o.reset_rx = in.reset_rx;
 
@@ -67,10 +73,26 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     freed_ = freeing_.empty() ? o.pop : freeing_[oldest_freeing()] != 0;
     const uint32_t pending_total = pending_ + (freed_ ? 1u : 0u);
     const uint32_t batch = static_cast<uint32_t>(config_.batch);
-    o.credits_returned = in.flush ? pending_total : (pending_total >= batch ? batch : 0u);
+    o.policy_flush = in.flush || policy_flushes(in.return_busy);
+    released_ = o.policy_flush ? pending_total : (pending_total >= batch ? batch : 0u);
+    o.return_waiting = waiting_;
+    o.credits_returned = in.return_busy ? 0u : waiting_ + released_;
     o.return_flight = return_flight_;
-    o.credit_total = credits_ + fwd_flits_ + occupancy_ + slots_freeing_ + pending_ + return_flight_;
+    o.credit_total =
+        credits_ + fwd_flits_ + occupancy_ + slots_freeing_ + pending_ + waiting_ + return_flight_;
     return o;
+}
+
+bool CreditLoopModel::policy_flushes(bool return_busy) const {
+    const uint32_t timeout = static_cast<uint32_t>(config_.flush_timeout);
+    if (timeout != 0 && pending_ != 0 && batch_age_ >= timeout) return true;
+    if (config_.policy != ReturnPolicy::hybrid) return false;
+    const bool idle = !return_busy && free_run_ == static_cast<uint32_t>(config_.idle_cycles - 1);
+    // The receiver's bound on the sender's credits: every credit it holds is not at the sender.
+    const uint32_t held = occupancy_ + slots_freeing_ + pending_ + waiting_;
+    const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
+    const bool sender_low = held >= slots - static_cast<uint32_t>(config_.low_credits);
+    return idle || sender_low;
 }
 
 uint32_t CreditLoopModel::oldest_freeing() const {
@@ -108,8 +130,13 @@ void CreditLoopModel::update() {
         freeing_[freeing_head_] = o.pop ? 1 : 0;
     }
 
-    // Return logic.
-    pending_ = pending_ + (freed_ ? 1u : 0u) - o.credits_returned;
+    // Return logic: the batch, the timeout's age of its oldest credit, the port, the idle run.
+    pending_ = pending_ + (freed_ ? 1u : 0u) - released_;
+    const uint32_t timeout = static_cast<uint32_t>(config_.flush_timeout);
+    batch_age_ = pending_ == 0 ? 0u : std::min(batch_age_ + 1, timeout + 1);
+    waiting_ = waiting_ + released_ - o.credits_returned;
+    const uint32_t idle_run = static_cast<uint32_t>(config_.idle_cycles - 1);
+    free_run_ = o.return_busy ? 0u : std::min(free_run_ + 1, idle_run);
 
     // Both pipelines shift: the last stage leaves, the new value enters stage 0. With a ring
     // that is one step of the head backwards onto the slot the last stage vacated.
@@ -136,6 +163,9 @@ void CreditLoopModel::update() {
         for (auto& f : freeing_) f = 0;
         slots_freeing_ = 0;
         pending_ = 0;
+        waiting_ = 0;
+        batch_age_ = 0;
+        free_run_ = 0;
     }
     ++cycle_;
 }

@@ -5,7 +5,9 @@
 // edge that commits the next state. Order of the loop within evaluate():
 //   arrive  = last forward stage          credits_arriving = last return stage
 //   send    = want_send && credits > 0    pop = drain && occupancy > 0
-//   pending + pop reaches K (or flush) -> credits_returned
+//   flush = flush input, or the policy's (hybrid: idle or sender low; timeout)
+//   pending + pop reaches K (or flush) -> released -> the return port, which sends everything
+//   waiting in the first cycle the reverse traffic leaves the return slot free -> credits_returned
 // and at the edge every register moves at once, exactly as the seeds' Python models update.
 #pragma once
 
@@ -55,12 +57,17 @@ private:
     uint32_t freeing_head_ = 0;
     uint32_t slots_freeing_ = 0;     // sum of freeing_
     uint32_t pending_ = 0;
+    uint32_t waiting_ = 0;           // return port: released credits waiting for a free slot
+    uint32_t batch_age_ = 0;         // cycles the oldest pending credit has waited (timeout)
+    uint32_t free_run_ = 0;          // cycles without reverse traffic before this one, up to IDLE - 1
 
     uint32_t oldest_freeing() const;   // ring index of the pop freed this cycle
+    bool policy_flushes(bool return_busy) const;   // the timeout or the hybrid flushes this cycle
 
     // This cycle's evaluation, committed by update().
     Observation obs_;
     bool freed_ = false;             // a slot is freed this cycle (the pop, or a late one)
+    uint32_t released_ = 0;          // credits the batch lets go this cycle, into the port
     uint32_t last_stage_ = 0;
     uint32_t last_ret_stage_ = 0;
 };

@@ -6,14 +6,24 @@ std::string LinkConfig::key() const {
     return "L" + std::to_string(stages) + "_B" + std::to_string(buffer_slots) + "_K" +
            std::to_string(batch) + "_W" + std::to_string(payload_bits) +
            (sync_stages ? "_S" + std::to_string(sync_stages) : "") +
-           (free_delay ? "_D" + std::to_string(free_delay) : "") + (rtl_full_rate ? "_FR" : "");
+           (free_delay ? "_D" + std::to_string(free_delay) : "") + (rtl_full_rate ? "_FR" : "") +
+           (policy == ReturnPolicy::hybrid
+                ? "_H" + std::to_string(low_credits) + "i" + std::to_string(idle_cycles)
+                : "") +
+           (flush_timeout ? "_T" + std::to_string(flush_timeout) : "");
 }
 
 bool LinkConfig::operator==(const LinkConfig& other) const {
     return stages == other.stages && buffer_slots == other.buffer_slots && batch == other.batch &&
            payload_bits == other.payload_bits && sync_stages == other.sync_stages &&
-           free_delay == other.free_delay &&
-           rtl_full_rate == other.rtl_full_rate;
+           free_delay == other.free_delay && rtl_full_rate == other.rtl_full_rate &&
+           policy == other.policy && flush_timeout == other.flush_timeout &&
+           (policy == ReturnPolicy::batch ||
+            (low_credits == other.low_credits && idle_cycles == other.idle_cycles));
+}
+
+const char* policy_name(ReturnPolicy policy) {
+    return policy == ReturnPolicy::hybrid ? "hybrid" : "batch";
 }
 
 namespace {
@@ -40,6 +50,15 @@ std::optional<std::string> validate(const LinkConfig& c) {
     if (c.free_delay < 0 || c.free_delay > kMaxFreeDelay)
         return out_of_range("--free-delay (cycles from pop to the slot being freed)", c.free_delay,
                             "0.." + std::to_string(kMaxFreeDelay));
+    if (c.low_credits < 0 || c.low_credits > c.buffer_slots)
+        return out_of_range("--low (hybrid: flush when the sender may hold this many credits)", c.low_credits,
+                            "0..B (B = " + std::to_string(c.buffer_slots) + ")");
+    if (c.idle_cycles < 1 || c.idle_cycles > kMaxIdleCycles)
+        return out_of_range("--idle (hybrid: cycles without reverse traffic that count as idle)", c.idle_cycles,
+                            "1.." + std::to_string(kMaxIdleCycles));
+    if (c.flush_timeout < 0 || c.flush_timeout > kMaxFlushTimeout)
+        return out_of_range("--timeout (cycles a credit may wait for its batch; 0 = off)", c.flush_timeout,
+                            "0.." + std::to_string(kMaxFlushTimeout));
     return std::nullopt;
 }
 

@@ -8,6 +8,11 @@
 
 namespace creditloop {
 
+// When the receiver returns credits (rtl/return_policy.sv): batches of K (K = 1: each credit at
+// once), or seed 000's hybrid that flushes the batch when the return path is idle or the sender
+// runs low.
+enum class ReturnPolicy { batch = 0, hybrid = 1 };
+
 struct LinkConfig {
     int stages = 4;          // L: register stages on each of the forward and return paths
     int buffer_slots = 12;   // B: receiver slots, and so the credits granted at reset
@@ -16,9 +21,14 @@ struct LinkConfig {
     int sync_stages = 0;     // SYNC: synchroniser stages a clock-domain crossing adds to the return path
     int free_delay = 0;      // FREE_DELAY: cycles from a flit leaving the buffer to its slot being freed
     bool rtl_full_rate = false;  // FULL_RATE: the RTL's own sizing assertion refuses a small B
+    ReturnPolicy policy = ReturnPolicy::batch;   // POLICY
+    int low_credits = 0;     // LOW: hybrid flushes when the sender may hold this many credits or fewer
+    int idle_cycles = 1;     // IDLE: hybrid flushes after this many cycles without reverse traffic
+    int flush_timeout = 0;   // TIMEOUT: a credit waits at most this many cycles for its batch (0: off)
 
     // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32"
-    // ("_S2" for synchroniser stages, "_D3" for a late free, "_FR" when FULL_RATE is set).
+    // ("_S2" for synchroniser stages, "_D3" for a late free, "_FR" when FULL_RATE is set,
+    // "_H4i2" for the hybrid policy with LOW = 4 and IDLE = 2, "_T16" for a flush timeout).
     std::string key() const;
     bool operator==(const LinkConfig& other) const;
 };
@@ -30,6 +40,13 @@ constexpr int kMaxBufferSlots = 4096;
 constexpr int kMaxPayloadBits = 32;
 constexpr int kMaxSyncStages = 64;
 constexpr int kMaxFreeDelay = 64;
+constexpr int kMaxIdleCycles = 64;
+// The hybrid's defaults in the tools (the RTL's parameters default to LOW = 0, IDLE = 1): flush
+// when the sender may be down to a batch's worth of credits, or after two free return cycles.
+constexpr int kDefaultIdleCycles = 2;
+constexpr int kMaxFlushTimeout = 4096;
+
+const char* policy_name(ReturnPolicy policy);   // "batch", "hybrid"
 
 // One line naming the parameter, its value and the allowed range, or nothing when valid.
 std::optional<std::string> validate(const LinkConfig& config);

@@ -11,6 +11,7 @@ struct LinkInputs {
     uint32_t payload = 0;     // the offered flit's payload
     bool drain = false;       // the consumer takes the head flit if there is one
     bool flush = false;       // the return logic returns every pending credit now
+    bool return_busy = false; // reverse traffic holds the shared return slot this cycle
     bool reset_tx = false;    // reset the sender end (counter, forward path) at this cycle's edge
     bool reset_rx = false;    // reset the receiver end (buffer, return logic, return path) likewise
 };

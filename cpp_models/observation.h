@@ -4,7 +4,8 @@
 // Counts are the state at the start of the cycle (after the previous rising edge); the event
 // fields are what happens during the cycle (before the next edge). With this convention the
 // conservation identity holds for every cycle:
-//   credits + fwd_flits + occupancy + slots_freeing + pending_returns + return_flight == B.
+//   credits + fwd_flits + occupancy + slots_freeing + pending_returns + return_waiting +
+//   return_flight == B.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ struct Observation {
     bool want_send = false;           // the source offered a flit
     bool drain = false;               // the consumer was ready to take one
     bool flush = false;               // the return logic was told to flush
+    bool return_busy = false;         // reverse traffic held the shared return slot
     bool reset_tx = false;            // the sender end is reset at the edge that ends this cycle
     bool reset_rx = false;            // the receiver end likewise
 
@@ -41,6 +43,8 @@ struct Observation {
 
     // link.ret
     uint32_t pending_returns = 0;     // credits freed, waiting for their batch
+    bool policy_flush = false;        // the batch is flushed this cycle (flush input or the policy)
+    uint32_t return_waiting = 0;      // credits released, waiting for a free return slot
     uint32_t credits_returned = 0;    // credits put on the return path this cycle
     uint32_t return_flight = 0;       // credits on the return path
 
@@ -50,14 +54,14 @@ struct Observation {
 
 // The observed signals by name, in loop order, for reports and lockstep comparison.
 enum class Signal : uint8_t {
-    want_send, drain, flush, reset_tx, reset_rx,
+    want_send, drain, flush, return_busy, reset_tx, reset_rx,
     credits, can_send, send, send_payload, credits_arriving,
     fwd_flits, arrive,
     occupancy, pop, pop_payload, overflow, slots_freeing,
-    pending_returns, credits_returned, return_flight,
+    pending_returns, policy_flush, return_waiting, credits_returned, return_flight,
     credit_total,
 };
-constexpr int kSignalCount = 21;
+constexpr int kSignalCount = 24;
 
 const char* signal_name(Signal signal);
 uint64_t signal_value(const Observation& obs, Signal signal);

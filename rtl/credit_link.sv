@@ -12,6 +12,10 @@
 // such slots). FULL_RATE = 1 declares that this instance must carry a
 // flit every cycle: elaboration then fails unless B covers the round trip the instance builds
 // (seed 001's "lasting fix": the next timing fix cannot silently break the sizing).
+// Return policy (return_policy.sv): POLICY = 0 batches of K (K = 1 returns each credit at once),
+// POLICY = 1 the hybrid of seed 000 (batch while the return path is busy, flush when it has been
+// idle for IDLE cycles or when the sender may hold LOW credits or fewer); TIMEOUT > 0 bounds the
+// cycles a credit waits for its batch.
 // Resets, asynchronous and active low, one per end so a one-sided reset can be tested:
 //   rst_tx_n   the sender end: credit counter and forward pipeline.
 //   rst_rx_n   the receiver end: buffer, return logic and return pipeline.
@@ -19,7 +23,10 @@
 // Inputs, all sampled in the cycle they are presented:
 //   want_send, tx_payload   the source offers a flit; it leaves if the sender holds a credit.
 //   drain                   the consumer takes the head flit this cycle if there is one.
-//   flush                   return every pending credit this cycle (return policies build on it).
+//   flush                   return every pending credit this cycle (as the policy's own flush does).
+//   return_busy             reverse traffic holds the shared return slot this cycle: credit
+//                           messages wait in return_port until a free cycle (tie low: a
+//                           dedicated return path).
 // Outputs: observation ports, one per quantity the scoreboards check, so no testbench reads
 // internal signals. Counts are the state at the start of the cycle; send, arrive, pop,
 // overflow, credits_arriving and credits_returned are this cycle's events.
@@ -27,7 +34,10 @@
 // credit (K = 1) reaches the sender in t + 2L + 1 and is spent again in t + 2L + 2:
 // RTT = 2L + 2, throughput min(1, B / RTT) with batches of one.
 // Invariant (checked by the conservation scoreboard, every cycle):
-//   credits + fwd_flits + occupancy + slots_freeing + pending_returns + return_flight == B.
+//   credits + fwd_flits + occupancy + slots_freeing + pending_returns + return_waiting +
+//   return_flight == B.
+// policy_flush is the flush credit_return sees (the input or the policy's own decision);
+// credits_returned is what the return path carries this cycle, one message (0: none).
 // credit_total is that sum, for people reading waves; the scoreboard adds the terms itself.
 module credit_link #(
   parameter int L = 4,
@@ -36,7 +46,11 @@ module credit_link #(
   parameter int W = 32,
   parameter int SYNC = 0,
   parameter int FREE_DELAY = 0,
-  parameter int FULL_RATE = 0
+  parameter int FULL_RATE = 0,
+  parameter int POLICY = 0,
+  parameter int LOW = 0,
+  parameter int IDLE = 1,
+  parameter int TIMEOUT = 0
 ) (
   input  logic                    clk,
   input  logic                    rst_tx_n,
@@ -45,6 +59,7 @@ module credit_link #(
   input  logic [W-1:0]            tx_payload,
   input  logic                    drain,
   input  logic                    flush,
+  input  logic                    return_busy,
   // link.sender
   output logic [$clog2(B+1)-1:0]  credits,
   output logic                    can_send,
@@ -62,6 +77,8 @@ module credit_link #(
   output logic [$clog2(B+1)-1:0]  slots_freeing,
   // link.ret
   output logic [$clog2(B+1)-1:0]  pending_returns,
+  output logic                    policy_flush,
+  output logic [$clog2(B+1)-1:0]  return_waiting,
   output logic [$clog2(B+1)-1:0]  credits_returned,
   output logic [$clog2(B+1)-1:0]  return_flight,
   // the loop
@@ -83,6 +100,10 @@ module credit_link #(
   localparam int FULL_RATE_B = ROUND_TRIP + K - 1;
   if (SYNC < 0) $error("credit_link: SYNC = %0d, need SYNC >= 0", SYNC);
   if (FREE_DELAY < 0) $error("credit_link: FREE_DELAY = %0d, need FREE_DELAY >= 0", FREE_DELAY);
+  if (POLICY < 0 || POLICY > 1) $error("credit_link: POLICY = %0d, need 0 (batch) or 1 (hybrid)", POLICY);
+  if (LOW < 0 || LOW > B) $error("credit_link: LOW = %0d, need 0 <= LOW <= B = %0d", LOW, B);
+  if (IDLE < 1) $error("credit_link: IDLE = %0d, need IDLE >= 1", IDLE);
+  if (TIMEOUT < 0) $error("credit_link: TIMEOUT = %0d, need TIMEOUT >= 0 (0: no timeout)", TIMEOUT);
   if (FULL_RATE != 0 && B < FULL_RATE_B)
     $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + SYNC + FREE_DELAY + K - 1 = %0d cycles with L = %0d, SYNC = %0d, FREE_DELAY = %0d, K = %0d): need B >= %0d",
            B, FULL_RATE_B, L, SYNC, FREE_DELAY, K, FULL_RATE_B);
@@ -146,14 +167,37 @@ module credit_link #(
     assign slots_freeing = '0;
   end
 
-  // ---- link.ret
+  // ---- link.ret: the policy decides when to flush, credit_return batches, the port waits for
+  // a return slot the reverse traffic leaves free.
+  logic [CW-1:0] released;
+  return_policy #(.B(B), .POLICY(POLICY), .LOW(LOW), .IDLE(IDLE), .TIMEOUT(TIMEOUT)) u_policy (
+    .clk,
+    .rst_n     (rst_rx_n),
+    .busy      (return_busy),
+    .held      (occupancy + slots_freeing + pending_returns + return_waiting),
+    .pending   (pending_returns),
+    .joining   (freed),
+    .released,
+    .flush_in  (flush),
+    .flush_out (policy_flush)
+  );
+
   credit_return #(.B(B), .K(K)) u_return (
     .clk,
     .rst_n    (rst_rx_n),
     .freed    (freed),
-    .flush,
-    .returned (credits_returned),
+    .flush    (policy_flush),
+    .returned (released),
     .pending  (pending_returns)
+  );
+
+  return_port #(.B(B)) u_port (
+    .clk,
+    .rst_n    (rst_rx_n),
+    .released,
+    .busy     (return_busy),
+    .sent     (credits_returned),
+    .waiting  (return_waiting)
   );
 
   // The return path: L stages of wire, then SYNC synchroniser stages.
@@ -175,5 +219,5 @@ module credit_link #(
     for (int i = 0; i < RET_STAGES; i++) return_flight = return_flight + ret_stages[i*CW +: CW];
   end
   assign credit_total = TW'(credits) + TW'(fwd_flits) + TW'(occupancy) + TW'(slots_freeing) +
-                        TW'(pending_returns) + TW'(return_flight);
+                        TW'(pending_returns) + TW'(return_waiting) + TW'(return_flight);
 endmodule

@@ -18,7 +18,7 @@ void ConservationScoreboard::step(const Observation& o) {
     count_cycle();
     // uint64_t: a wrapped 32-bit counter shows as a huge total, not as a wrapped-around pass.
     const uint64_t total = static_cast<uint64_t>(o.credits) + o.fwd_flits + o.occupancy + o.slots_freeing +
-                           o.pending_returns + o.return_flight;
+                           o.pending_returns + o.return_waiting + o.return_flight;
     if (total != total_) total_changed(o, total);
 
     const bool over_grant = o.credits > buffer_slots_;
@@ -43,7 +43,8 @@ void ConservationScoreboard::one_sided_reset(const Observation& o) {
     const uint64_t sender_end =
         static_cast<uint64_t>(o.credits) + o.credits_arriving + o.fwd_flits - (o.arrive ? 1u : 0u);
     const uint64_t receiver_end =
-        static_cast<uint64_t>(o.occupancy) + arrived + o.slots_freeing + o.pending_returns + o.return_flight -
+        static_cast<uint64_t>(o.occupancy) + arrived + o.slots_freeing + o.pending_returns + o.return_waiting +
+        o.return_flight -
         o.credits_arriving;
     // The reset end restarts empty (the sender with B credits), the other keeps what it holds.
     const uint64_t after = o.reset_tx ? buffer_slots_ + receiver_end : sender_end;
@@ -82,7 +83,8 @@ void ConservationScoreboard::total_changed(const Observation& o, uint64_t total)
                         " credits accounted for (credits " + std::to_string(o.credits) + " + fwd " +
                         std::to_string(o.fwd_flits) + " + rx " + std::to_string(o.occupancy) +
                         (o.slots_freeing ? " + freeing " + std::to_string(o.slots_freeing) : "") +
-                        " + pending " + std::to_string(o.pending_returns) + " + returning " +
+                        " + pending " + std::to_string(o.pending_returns) +
+                        (o.return_waiting ? " + waiting " + std::to_string(o.return_waiting) : "") + " + returning " +
                         std::to_string(o.return_flight) + ")";
     violation({o.cycle, "conservation.total", kTotalSignal, std::to_string(buffer_slots_),
                std::to_string(total), std::move(detail)});

@@ -29,6 +29,7 @@ uint32_t differing_signals(const Observation& a, const Observation& b) {
     d |= (a.want_send != b.want_send) ? bit(Signal::want_send) : 0u;
     d |= (a.drain != b.drain) ? bit(Signal::drain) : 0u;
     d |= (a.flush != b.flush) ? bit(Signal::flush) : 0u;
+    d |= (a.return_busy != b.return_busy) ? bit(Signal::return_busy) : 0u;
     d |= (a.reset_tx != b.reset_tx) ? bit(Signal::reset_tx) : 0u;
     d |= (a.reset_rx != b.reset_rx) ? bit(Signal::reset_rx) : 0u;
     d |= (a.credits != b.credits) ? bit(Signal::credits) : 0u;
@@ -44,12 +45,14 @@ uint32_t differing_signals(const Observation& a, const Observation& b) {
     d |= (a.overflow != b.overflow) ? bit(Signal::overflow) : 0u;
     d |= (a.slots_freeing != b.slots_freeing) ? bit(Signal::slots_freeing) : 0u;
     d |= (a.pending_returns != b.pending_returns) ? bit(Signal::pending_returns) : 0u;
+    d |= (a.policy_flush != b.policy_flush) ? bit(Signal::policy_flush) : 0u;
+    d |= (a.return_waiting != b.return_waiting) ? bit(Signal::return_waiting) : 0u;
     d |= (a.credits_returned != b.credits_returned) ? bit(Signal::credits_returned) : 0u;
     d |= (a.return_flight != b.return_flight) ? bit(Signal::return_flight) : 0u;
     d |= (a.credit_total != b.credit_total) ? bit(Signal::credit_total) : 0u;
     return d;
 }
-static_assert(kSignalCount == 21, "differing_signals() compares every Signal: add the new one");
+static_assert(kSignalCount == 24, "differing_signals() compares every Signal: add the new one");
 
 void LockstepScoreboard::step(const Observation& rtl) {
     count_cycle();

@@ -37,6 +37,7 @@ void SizingScoreboard::step(const Observation& o) {
     if (o.cycle >= window_start() && o.cycle < spec_.total_cycles) {
         ++window_cycles_;
         window_sends_ += send;
+        window_messages_ += o.credits_returned != 0 ? 1u : 0u;
         if (spec_.declared_full_rate && o.want_send && !o.can_send && !first_stall_)
             first_stall_ = o.cycle;
     }
@@ -54,16 +55,34 @@ void SizingScoreboard::step(const Observation& o) {
     }
 }
 
+void SizingScoreboard::add_window_sample(uint64_t sample) {
+    window_round_trip_sum_ += sample;
+    ++window_round_trip_samples_;
+}
+
+double SizingScoreboard::mean_round_trip() const {
+    return window_round_trip_samples_
+               ? static_cast<double>(window_round_trip_sum_) / static_cast<double>(window_round_trip_samples_)
+               : 0.0;
+}
+
+double SizingScoreboard::messages_per_flit() const {
+    return window_sends_ ? static_cast<double>(window_messages_) / static_cast<double>(window_sends_) : 0.0;
+}
+
 void SizingScoreboard::credits_arrived(const Observation& o) {
     // More credits than sends waiting: created credits, which conservation reports; the samples
     // here stay with the sends there were.
     if (send_cycles_.empty()) return;
     uint64_t arriving = o.credits_arriving;
+    const bool in_window = o.cycle >= window_start() && o.cycle < spec_.total_cycles;
     while (arriving > 1 && send_cycles_.size() > 1) {
+        if (in_window) add_window_sample(o.cycle + 1 - send_cycles_.front());
         send_cycles_.pop_front();
         --arriving;
     }
     const uint64_t send_cycle = send_cycles_.front();
+    if (in_window) add_window_sample(o.cycle + 1 - send_cycle);
     send_cycles_.pop_front();
     const uint64_t sample = o.cycle + 1 - send_cycle;
     if (!shortest_ || sample < *shortest_) {

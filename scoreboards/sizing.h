@@ -64,6 +64,15 @@ public:
     double predicted_throughput() const;
     // The first cycle in the window the sender ran dry with the source offering (full rate only).
     std::optional<uint64_t> first_stall_cycle() const { return first_stall_; }
+    // Every credit's own round trip (send to usable again), averaged over the credits that came
+    // back in the window: with a shared return path it is 2L + 2 + p / (1 - p) for batches of
+    // one (the wait for a free slot is geometric), however the shortest stays 2L + 2.
+    double mean_round_trip() const;
+    uint64_t window_round_trip_samples() const { return window_round_trip_samples_; }
+    // Cycles in the window that sent a credit message, per flit sent: the return path's cost
+    // (seed 000: one message per flit returning each credit, 1 / K in batches of K).
+    uint64_t window_messages() const { return window_messages_; }
+    double messages_per_flit() const;
     // Sends in the last 2L + 2 cycles seen (since the last reset).
     uint64_t sends_in_last_round_trip() const { return sends_in_round_trip_; }
 
@@ -73,6 +82,7 @@ public:
 
 private:
     void credits_arrived(const Observation& obs);
+    void add_window_sample(uint64_t sample);
     void round_trip_shorter(const Observation& obs, uint64_t sample, uint64_t send_cycle);
     void rate_bound_exceeded(const Observation& obs);
     std::string round_trip_text() const;
@@ -96,6 +106,9 @@ private:
     // Steady-state window.
     uint64_t window_sends_ = 0;
     uint64_t window_cycles_ = 0;
+    uint64_t window_messages_ = 0;
+    uint64_t window_round_trip_sum_ = 0;
+    uint64_t window_round_trip_samples_ = 0;
     std::optional<uint64_t> first_stall_;
 
     uint64_t last_cycle_ = 0;

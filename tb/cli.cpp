@@ -2,6 +2,7 @@
 
 #include "mutants.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -14,6 +15,7 @@ const char* const kUsage =
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
     "       creditloop size [options]     the buffer a link needs, in bytes and credits (size --help)\n"
     "       creditloop sweep [options]    throughput against B: CSV and SVG, RTL cross-checked (sweep --help)\n"
+    "       creditloop policies [options] return policies against reverse load, a Markdown table (policies --help)\n"
     "\n"
     "run options:\n"
     "  --L N              stages each way (1..1024, default 4)\n"
@@ -28,6 +30,12 @@ const char* const kUsage =
     "  --drain-every N    consumer drains when cycle % N == 0 (default 1)\n"
     "  --drain-stall Q    consumer stalls at random with probability Q instead\n"
     "  --flush P          tell the return logic to flush its pending credits, with probability P\n"
+    "  --reverse-load P   the return path is shared: reverse traffic holds it with probability P\n"
+    "                     each cycle (0 <= P < 1); credit messages wait for a free cycle\n"
+    "  --policy P         each | batch | hybrid (default batch; each is batch with K = 1)\n"
+    "  --low N            hybrid: flush when the sender may hold N credits or fewer (default K)\n"
+    "  --idle N           hybrid: flush when the return path was free N cycles running (default 2)\n"
+    "  --timeout N        a credit waits at most N cycles for its batch (default 0: no limit)\n"
     "  --reset-every N    reset both ends together every N cycles, mid-traffic\n"
     "  --reset-sender-at C    reset the sender end alone in cycle C (with --reset-receiver-at C: both)\n"
     "  --reset-receiver-at C  reset the receiver end alone in cycle C\n"
@@ -64,68 +72,20 @@ const char* const kUsage =
 
 namespace {
 
-class ArgReader {
-public:
-    ArgReader(const std::vector<std::string>& args, ParseError& error) : args_(args), error_(error) {}
-
-    bool done() const { return index_ >= args_.size(); }
-
-    // The next option name; "--x=v" is split so that value() returns v.
-    std::string option() {
-        std::string arg = args_[index_++];
-        pending_value_.reset();
-        const auto eq = arg.find('=');
-        if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-            pending_value_ = arg.substr(eq + 1);
-            arg = arg.substr(0, eq);
-        }
-        return arg;
-    }
-
-    bool value(const std::string& name, std::string& out) {
-        if (pending_value_) {
-            out = *pending_value_;
-            pending_value_.reset();
-            return true;
-        }
-        if (done()) return fail(name + " needs a value");
-        out = args_[index_++];
-        return true;
-    }
-
-    bool integer(const std::string& name, long long low, long long high, long long& out,
-                 const std::string& meaning) {
-        std::string text;
-        if (!value(name, text)) return false;
-        char* end = nullptr;
-        errno = 0;
-        const long long v = std::strtoll(text.c_str(), &end, 10);
-        if (text.empty() || !end || *end != '\0' || errno != 0)
-            return fail(name + " " + text + " is not a whole number: allowed " + std::to_string(low) + ".." +
-                        std::to_string(high) + meaning);
-        if (v < low || v > high)
-            return fail(name + " = " + text + " is out of range: allowed " + std::to_string(low) + ".." +
-                        std::to_string(high) + meaning);
-        out = v;
-        return true;
-    }
-
-    bool flag_has_no_value(const std::string& name) {
-        if (pending_value_) return fail(name + " takes no value");
-        return true;
-    }
-
-    bool fail(const std::string& message) {
-        error_.message = message;
+// A probability option: 0 <= value <= 1 (or < 1 when one is not allowed).
+bool probability(ArgReader& r, const std::string& opt, const char* symbol, bool one_allowed, double& out,
+                 ParseError& error) {
+    std::string text;
+    if (!r.value(opt, text)) return false;
+    char* end = nullptr;
+    const double p = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(p >= 0.0 && (one_allowed ? p <= 1.0 : p < 1.0))) {
+        error.message = opt + " " + text + " is out of range: allowed 0 <= " + symbol + (one_allowed ? " <= 1" : " < 1");
         return false;
     }
-
-private:
-    const std::vector<std::string>& args_;
-    ParseError& error_;
-    size_t index_ = 0;
-    std::optional<std::string> pending_value_;
-};
+    out = p;
+    return true;
+}
 
 }  // namespace
 
@@ -134,7 +94,7 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     RunSpec& spec = cmd.spec;
     ArgReader r(args, error);
     long long v = 0;
-    bool have_every = false, have_stall = false;
+    bool have_every = false, have_stall = false, policy_each = false, have_low = false, have_idle = false;
     while (!r.done()) {
         const std::string opt = r.option();
         // Parameter ranges that depend on each other (K <= B) are checked after parsing.
@@ -178,27 +138,37 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
             spec.stimulus.drain.period = static_cast<int>(v);
             have_every = true;
         } else if (opt == "--drain-stall") {
-            std::string text;
-            if (!r.value(opt, text)) return std::nullopt;
-            char* end = nullptr;
-            const double q = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || !(q >= 0.0 && q < 1.0)) {
-                error.message = "--drain-stall " + text + " is out of range: allowed 0 <= Q < 1";
-                return std::nullopt;
-            }
+            if (!probability(r, opt, "Q", false, spec.stimulus.drain.stall_probability, error)) return std::nullopt;
             spec.stimulus.drain.kind = DrainKind::random_stalls;
-            spec.stimulus.drain.stall_probability = q;
             have_stall = true;
         } else if (opt == "--flush") {
+            if (!probability(r, opt, "P", true, spec.stimulus.flush_probability, error)) return std::nullopt;
+        } else if (opt == "--reverse-load") {
+            // 1 would block the return path for good: the link would deadlock, not run slowly.
+            if (!probability(r, opt, "P", false, spec.stimulus.reverse_load, error)) return std::nullopt;
+        } else if (opt == "--policy") {
             std::string text;
             if (!r.value(opt, text)) return std::nullopt;
-            char* end = nullptr;
-            const double p = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || !(p >= 0.0 && p <= 1.0)) {
-                error.message = "--flush " + text + " is out of range: allowed 0 <= P <= 1";
+            if (text == "batch" || text == "each") {
+                spec.config.policy = ReturnPolicy::batch;
+                policy_each = text == "each";
+            } else if (text == "hybrid") {
+                spec.config.policy = ReturnPolicy::hybrid;
+            } else {
+                error.message = "--policy " + text + " is not a return policy; allowed: each, batch, hybrid";
                 return std::nullopt;
             }
-            spec.stimulus.flush_probability = p;
+        } else if (opt == "--low") {
+            if (!r.integer(opt, 0, kMaxBufferSlots, v, " and at most B (hybrid: sender-low threshold)")) return std::nullopt;
+            spec.config.low_credits = static_cast<int>(v);
+            have_low = true;
+        } else if (opt == "--idle") {
+            if (!r.integer(opt, 1, kMaxIdleCycles, v, " (hybrid: cycles without reverse traffic)")) return std::nullopt;
+            spec.config.idle_cycles = static_cast<int>(v);
+            have_idle = true;
+        } else if (opt == "--timeout") {
+            if (!r.integer(opt, 0, kMaxFlushTimeout, v, " (0: no flush timeout)")) return std::nullopt;
+            spec.config.flush_timeout = static_cast<int>(v);
         } else if (opt == "--reset-every") {
             if (!r.integer(opt, 0, 100000000000LL, v, " cycles (0: never)")) return std::nullopt;
             spec.stimulus.reset_every = static_cast<uint64_t>(v);
@@ -246,6 +216,19 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     if (have_every && have_stall) {
         error.message = "--drain-every and --drain-stall exclude each other: give one drain pattern";
         return std::nullopt;
+    }
+    if (policy_each && spec.config.batch != 1) {
+        error.message = "--policy each returns every credit at once, so --K " + std::to_string(spec.config.batch) +
+                        " contradicts it: drop --K or use --policy batch";
+        return std::nullopt;
+    }
+    if (spec.config.policy != ReturnPolicy::hybrid && (have_low || have_idle)) {
+        error.message = "--low and --idle tune the hybrid policy: add --policy hybrid";
+        return std::nullopt;
+    }
+    if (spec.config.policy == ReturnPolicy::hybrid) {
+        if (!have_low) spec.config.low_credits = std::min(spec.config.batch, spec.config.buffer_slots);
+        if (!have_idle) spec.config.idle_cycles = kDefaultIdleCycles;
     }
     if (auto problem = validate(spec)) {
         error.message = *problem;
@@ -350,6 +333,10 @@ std::string run_arguments(const RunSpec& spec) {
     else
         out << " --drain-stall " << exact_number(spec.stimulus.drain.stall_probability);
     if (spec.stimulus.flush_probability > 0.0) out << " --flush " << exact_number(spec.stimulus.flush_probability);
+    if (spec.stimulus.reverse_load > 0.0) out << " --reverse-load " << exact_number(spec.stimulus.reverse_load);
+    if (c.policy == ReturnPolicy::hybrid)
+        out << " --policy hybrid --low " << c.low_credits << " --idle " << c.idle_cycles;
+    if (c.flush_timeout) out << " --timeout " << c.flush_timeout;
     if (spec.stimulus.reset_every) out << " --reset-every " << spec.stimulus.reset_every;
     if (spec.stimulus.reset_tx_at) out << " --reset-sender-at " << *spec.stimulus.reset_tx_at;
     if (spec.stimulus.reset_rx_at) out << " --reset-receiver-at " << *spec.stimulus.reset_rx_at;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "arg_reader.h"
 #include "link_run.h"
 
 namespace creditloop {
@@ -40,10 +41,6 @@ struct RegressCommand {
 };
 
 struct MutantsCommand;
-
-struct ParseError {
-    std::string message;            // one line
-};
 
 // args excludes the program name and the subcommand.
 std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseError& error);

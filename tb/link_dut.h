@@ -35,7 +35,7 @@ public:
 };
 
 // Plugin ABI: each shared object exports these with C linkage.
-constexpr int kDutAbiVersion = 2;
+constexpr int kDutAbiVersion = 3;
 using DutAbiVersionFn = int (*)();
 using DutDescribeFn = void (*)(LinkConfig* config, const char** trace_format);
 using DutCreateFn = LinkDut* (*)();

@@ -155,6 +155,9 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     result.window_start = window_start;
     result.window_cycles = sizing.window_cycles();
     result.window_sends = sizing.window_sends();
+    result.mean_round_trip = sizing.mean_round_trip();
+    result.window_messages = sizing.window_messages();
+    result.messages_per_flit = sizing.messages_per_flit();
     result.throughput = sizing.measured_throughput();
     result.model_throughput = result.window_cycles ? static_cast<double>(model_window_sends) / result.window_cycles : 0.0;
     result.measured_round_trip = sizing.measured_round_trip();

@@ -54,6 +54,9 @@ struct RunResult {
     double throughput = 0.0;                // window_sends / window_cycles
     double model_throughput = 0.0;          // the golden model's, same window
     std::optional<uint64_t> measured_round_trip;
+    double mean_round_trip = 0.0;           // every credit's round trip, averaged over the window
+    uint64_t window_messages = 0;           // window cycles that sent a credit message
+    double messages_per_flit = 0.0;         // window_messages / window_sends
     int closed_form_round_trip = 0;         // 2L + 2
     int full_rate_buffer = 0;               // RTT + K - 1
     double predicted_throughput = 0.0;      // min(1, drain, offered, B / (RTT + K - 1))

@@ -4,6 +4,7 @@
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
 //   creditloop sweep [options]     throughput over B, model everywhere, RTL on a grid (sweep --help)
+//   creditloop policies [options]  return policies against reverse load, as a Markdown table
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "gtkw.h"
 #include "log.h"
 #include "mutants.h"
+#include "policy_table.h"
 #include "size_command.h"
 #include "sweep.h"
 #include "regression.h"
@@ -128,10 +130,11 @@ int main(int argc, char** argv) {
     }
     if (sub == "size") return run_size(args);
     if (sub == "sweep") return run_sweep(args, program_path(argv[0]));
+    if (sub == "policies") return run_policy_table(args, program_path(argv[0]));
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return bad_input(error.message);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'sweep' or 'size' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'sweep', 'size' or 'policies' (see 'creditloop --help')");
 }

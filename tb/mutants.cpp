@@ -123,6 +123,17 @@ std::vector<RegressionCase> mutation_cases(uint64_t seed) {
     batch.spec.stimulus.drain = DrainSpec{};
     batch.spec.stimulus.reset_every = 0;
     cases.push_back(batch);
+    // A shared return path under the hybrid policy with a flush timeout: the return port and
+    // the policy only act with reverse traffic, partial batches and a timer to restart.
+    RegressionCase shared = batch;
+    shared.name = "shared";
+    shared.spec.config.policy = ReturnPolicy::hybrid;
+    shared.spec.config.low_credits = 2;
+    shared.spec.config.idle_cycles = 3;
+    shared.spec.config.flush_timeout = 5;
+    shared.spec.stimulus.reverse_load = 0.6;
+    shared.spec.stimulus.drain = DrainSpec{DrainKind::random_stalls, 1, 0.2};
+    cases.push_back(shared);
     return cases;
 }
 

@@ -11,6 +11,7 @@ std::string describe(const RunSpec& spec) {
     out << spec.config.key() << ", " << describe(spec.stimulus.traffic) << ", drain "
         << describe(spec.stimulus.drain);
     if (spec.stimulus.flush_probability > 0.0) out << ", flush " << exact_number(spec.stimulus.flush_probability);
+    if (spec.stimulus.reverse_load > 0.0) out << ", reverse load " << exact_number(spec.stimulus.reverse_load);
     if (spec.stimulus.reset_every) out << ", reset every " << spec.stimulus.reset_every;
     if (spec.stimulus.reset_tx_at) out << ", sender reset at " << *spec.stimulus.reset_tx_at;
     if (spec.stimulus.reset_rx_at) out << ", receiver reset at " << *spec.stimulus.reset_rx_at;
@@ -35,8 +36,12 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
     if (r.source == "rtl") out << ", model " << three_decimals(r.model_throughput);
     out << "\n  predicted    " << three_decimals(r.predicted_throughput)
         << " = min(1, drain, offered, B / (RTT + K - 1))\n";
+    out << "  returns      " << three_decimals(r.messages_per_flit) << " credit messages per flit (" << r.window_messages
+        << " messages), policy " << (spec.config.policy == ReturnPolicy::hybrid ? "hybrid" : spec.config.batch == 1 ? "each" : "batch")
+        << (spec.stimulus.reverse_load > 0 ? ", reverse load " + exact_number(spec.stimulus.reverse_load) : std::string()) << "\n";
     out << "  round trip   ";
-    if (r.measured_round_trip) out << *r.measured_round_trip << " cycles measured";
+    if (r.measured_round_trip)
+        out << *r.measured_round_trip << " cycles measured (mean " << three_decimals(r.mean_round_trip) << ")";
     else out << "not measured (no credit came back)";
     out << ", closed form 2L + 2" << (spec.config.sync_stages ? " + SYNC" : "")
         << (spec.config.free_delay ? " + FREE_DELAY" : "") << " = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
@@ -111,7 +116,10 @@ std::string run_json(const RunSpec& spec, const RunResult& r) {
     out << "{";
     out << "\"source\": " << quoted(r.source);
     out << ", \"config\": {\"L\": " << c.stages << ", \"B\": " << c.buffer_slots << ", \"K\": " << c.batch
-        << ", \"W\": " << c.payload_bits << ", \"SYNC\": " << c.sync_stages << ", \"FREE_DELAY\": " << c.free_delay << "}";
+        << ", \"W\": " << c.payload_bits << ", \"SYNC\": " << c.sync_stages << ", \"FREE_DELAY\": " << c.free_delay
+        << ", \"POLICY\": " << quoted(policy_name(c.policy)) << ", \"LOW\": " << c.low_credits << ", \"IDLE\": " << c.idle_cycles
+        << ", \"TIMEOUT\": " << c.flush_timeout << "}";
+    out << ", \"reverse_load\": " << json_number(spec.stimulus.reverse_load);
     out << ", \"traffic\": " << quoted(describe(spec.stimulus.traffic));
     out << ", \"drain\": " << quoted(describe(spec.stimulus.drain));
     out << ", \"flush_probability\": " << json_number(spec.stimulus.flush_probability);
@@ -129,6 +137,8 @@ std::string run_json(const RunSpec& spec, const RunResult& r) {
     out << ", \"rtt_closed_form\": " << r.closed_form_round_trip;
     out << ", \"full_rate_buffer\": " << r.full_rate_buffer;
     out << ", \"predicted_throughput\": " << json_number(r.predicted_throughput);
+    out << ", \"mean_round_trip\": " << json_number(r.mean_round_trip);
+    out << ", \"credit_messages\": " << r.window_messages << ", \"messages_per_flit\": " << json_number(r.messages_per_flit);
     out << ", \"passed\": " << (r.passed ? "true" : "false");
     out << ", \"first_violation_cycle\": ";
     if (r.first_violation_cycle) out << *r.first_violation_cycle;

@@ -110,6 +110,7 @@ Stimulus::Stimulus(const StimulusSpec& spec, int payload_bits)
       traffic_rng_(stream_seed(spec.seed, 1)),
       drain_rng_(stream_seed(spec.seed, 2)),
       flush_rng_(stream_seed(spec.seed, 4)),
+      reverse_rng_(stream_seed(spec.seed, 5)),
       payload_seed_(stream_seed(spec.seed, 3)) {}
 
 void Stimulus::generate_arrival() {
@@ -141,6 +142,7 @@ const LinkInputs& Stimulus::next() {
         inputs_.drain = !drain_rng_.chance(spec_.drain.stall_probability);
     }
     inputs_.flush = spec_.flush_probability > 0.0 && flush_rng_.chance(spec_.flush_probability);
+    inputs_.return_busy = spec_.reverse_load > 0.0 && reverse_rng_.chance(spec_.reverse_load);
     const bool periodic = spec_.reset_every != 0 && (cycle_ + 1) % spec_.reset_every == 0;
     inputs_.reset_tx = periodic || spec_.reset_tx_at == cycle_;
     inputs_.reset_rx = periodic || spec_.reset_rx_at == cycle_;

@@ -49,6 +49,7 @@ struct StimulusSpec {
     TrafficSpec traffic;
     DrainSpec drain;
     double flush_probability = 0.0;  // the return logic is told to flush, at random
+    double reverse_load = 0.0;       // reverse traffic holds the shared return slot with probability p
     uint64_t reset_every = 0;        // both ends reset together every N cycles (0: never)
     std::optional<uint64_t> reset_tx_at;   // the sender end alone is reset in this cycle
     std::optional<uint64_t> reset_rx_at;   // the receiver end likewise (both: a whole-link reset)
@@ -82,6 +83,7 @@ private:
     Rng traffic_rng_;
     Rng drain_rng_;
     Rng flush_rng_;
+    Rng reverse_rng_;
     uint64_t payload_seed_;
     uint64_t cycle_ = 0;
     uint64_t backlog_ = 0;        // flits generated but not yet accepted (bernoulli, bursts)

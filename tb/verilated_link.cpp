@@ -46,6 +46,7 @@ public:
         top_->tx_payload = 0;
         top_->drain = 0;
         top_->flush = 0;
+        top_->return_busy = 0;
         top_->clk = 0;
         top_->rst_tx_n = 0;
         top_->rst_rx_n = 0;
@@ -68,12 +69,14 @@ public:
         t.tx_payload = in.payload;
         t.drain = in.drain;
         t.flush = in.flush;
+        t.return_busy = in.return_busy;
         const uint64_t base = 2 * kHalfPeriod * cycle_;
         settle(base);
 
         o.want_send = in.want_send;
         o.drain = in.drain;
         o.flush = in.flush;
+        o.return_busy = in.return_busy;
         o.reset_tx = in.reset_tx;
         o.reset_rx = in.reset_rx;
         o.credits = t.credits;
@@ -89,6 +92,8 @@ public:
         o.overflow = t.overflow;
         o.slots_freeing = t.slots_freeing;
         o.pending_returns = t.pending_returns;
+        o.policy_flush = t.policy_flush;
+        o.return_waiting = t.return_waiting;
         o.credits_returned = t.credits_returned;
         o.return_flight = t.return_flight;
         o.credit_total = t.credit_total;
@@ -166,6 +171,10 @@ CREDITLOOP_EXPORT void creditloop_dut_describe(creditloop::LinkConfig* config, c
     config->sync_stages = CL_SYNC;
     config->free_delay = CL_FREE_DELAY;
     config->rtl_full_rate = CL_FULL_RATE != 0;
+    config->policy = static_cast<creditloop::ReturnPolicy>(CL_POLICY);
+    config->low_credits = CL_LOW;
+    config->idle_cycles = CL_IDLE;
+    config->flush_timeout = CL_TIMEOUT;
     *trace_format = kTraceFormat;
 }
 

@@ -21,6 +21,7 @@ struct ModelProbe {
     static Observation& events(CreditLoopModel& m) { return m.obs_; }
     static uint32_t& credits(CreditLoopModel& m) { return m.credits_; }
     static uint32_t& pending_returns(CreditLoopModel& m) { return m.pending_; }
+    static uint32_t& return_waiting(CreditLoopModel& m) { return m.waiting_; }
     static uint32_t& occupancy(CreditLoopModel& m) { return m.occupancy_; }
     // Receiver slot `i` places behind the head (0 = the flit popped next).
     static uint32_t& buffer_slot(CreditLoopModel& m, uint32_t i) {
@@ -137,9 +138,9 @@ public:
         extra_ = (in.drain && !o.pop) ? 1u : 0u;
         o.credits_returned += extra_;
     }
-    // The model's pending count would go below zero for the extra return; the buggy logic has
-    // no pending count at K = 1, so it stays at zero.
-    void after_update(CreditLoopModel& m) override { ModelProbe::pending_returns(m) += extra_; }
+    // The model's return port would count the extra return as sent from nothing and go below
+    // zero; the buggy logic has no count to take it from, so the port stays empty.
+    void after_update(CreditLoopModel& m) override { ModelProbe::return_waiting(m) += extra_; }
 
 private:
     uint32_t extra_ = 0;

@@ -625,6 +625,7 @@ void perturb(Observation& o, Signal signal) {
         case Signal::want_send: o.want_send = !o.want_send; break;
         case Signal::drain: o.drain = !o.drain; break;
         case Signal::flush: o.flush = !o.flush; break;
+        case Signal::return_busy: o.return_busy = !o.return_busy; break;
         case Signal::reset_tx: o.reset_tx = !o.reset_tx; break;
         case Signal::reset_rx: o.reset_rx = !o.reset_rx; break;
         case Signal::credits: o.credits += 1; break;
@@ -640,6 +641,8 @@ void perturb(Observation& o, Signal signal) {
         case Signal::overflow: o.overflow = !o.overflow; break;
         case Signal::slots_freeing: o.slots_freeing += 1; break;
         case Signal::pending_returns: o.pending_returns += 1; break;
+        case Signal::policy_flush: o.policy_flush = !o.policy_flush; break;
+        case Signal::return_waiting: o.return_waiting += 1; break;
         case Signal::credits_returned: o.credits_returned += 1; break;
         case Signal::return_flight: o.return_flight += 1; break;
         case Signal::credit_total: o.credit_total += 1; break;

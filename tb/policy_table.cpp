@@ -1,0 +1,258 @@
+#include "policy_table.h"
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "arg_reader.h"
+#include "cli.h"
+#include "closed_forms.h"
+#include "dut_library.h"
+#include "report.h"
+#include "scoreboard.h"
+#include "stimulus.h"
+
+namespace creditloop {
+
+namespace {
+
+const char* const kPolicyUsage =
+    "usage: creditloop policies [options]\n"
+    "Forward throughput and credit messages per flit for each return policy, at several loads of\n"
+    "reverse traffic on a shared return path (seed 000). The model gives every number; the RTL runs\n"
+    "every point in lockstep unless --no-rtl.\n"
+    "  --L N          stages each way (default 4: RTT = 10)\n"
+    "  --B N          receiver slots (default 12)\n"
+    "  --K N          batch of the batching policies (default 8)\n"
+    "  --timeout N    the flush timeout of the timeout rows (default 4)\n"
+    "  --low N        hybrid: flush when the sender may hold N credits or fewer (default K)\n"
+    "  --idle N       hybrid: flush after N free return cycles running (default 2)\n"
+    "  --loads LIST   reverse loads, comma separated, each 0 <= p < 1 (default 0,0.5,0.9)\n"
+    "  --cycles N     cycles per point (default 100000; window = second half)\n"
+    "  --seed N       stimulus seed (default 1)\n"
+    "  --no-rtl       the model alone\n"
+    "  --jobs N       RTL builds in parallel (default 2)\n";
+
+std::optional<std::vector<double>> parse_loads(const std::string& text, ParseError& error) {
+    std::vector<double> loads;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        char* end = nullptr;
+        const double p = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != '\0' || !(p >= 0.0 && p < 1.0)) {
+            error.message = "--loads " + text + ": '" + item + "' is not a load; each must be 0 <= p < 1 (e.g. 0,0.5,0.9)";
+            return std::nullopt;
+        }
+        loads.push_back(p);
+    }
+    if (loads.empty()) {
+        error.message = "--loads needs at least one load (e.g. 0,0.5,0.9)";
+        return std::nullopt;
+    }
+    return loads;
+}
+
+// nullopt and `error` on bad input; `help` set for --help.
+std::optional<PolicyTableSpec> parse(const std::vector<std::string>& args, ParseError& error, bool& help) {
+    PolicyTableSpec spec;
+    ArgReader r(args, error);
+    long long v = 0;
+    while (!r.done()) {
+        const std::string opt = r.option();
+        if (opt == "--help" || opt == "-h") {
+            help = true;
+            return spec;
+        } else if (opt == "--L") {
+            if (!r.integer(opt, 1, kMaxStages, v, " (stages each way)")) return std::nullopt;
+            spec.stages = static_cast<int>(v);
+        } else if (opt == "--B") {
+            if (!r.integer(opt, 1, kMaxBufferSlots, v, " (receiver slots)")) return std::nullopt;
+            spec.buffer_slots = static_cast<int>(v);
+        } else if (opt == "--K") {
+            if (!r.integer(opt, 1, kMaxBufferSlots, v, " and at most B (return batch)")) return std::nullopt;
+            spec.batch = static_cast<int>(v);
+        } else if (opt == "--timeout") {
+            if (!r.integer(opt, 1, kMaxFlushTimeout, v, " (cycles a credit may wait for its batch)")) return std::nullopt;
+            spec.flush_timeout = static_cast<int>(v);
+        } else if (opt == "--low") {
+            if (!r.integer(opt, 0, kMaxBufferSlots, v, " and at most B")) return std::nullopt;
+            spec.low_credits = static_cast<int>(v);
+        } else if (opt == "--idle") {
+            if (!r.integer(opt, 1, kMaxIdleCycles, v, " (free return cycles running)")) return std::nullopt;
+            spec.idle_cycles = static_cast<int>(v);
+        } else if (opt == "--loads") {
+            std::string text;
+            if (!r.value(opt, text)) return std::nullopt;
+            auto loads = parse_loads(text, error);
+            if (!loads) return std::nullopt;
+            spec.loads = *loads;
+        } else if (opt == "--cycles") {
+            if (!r.integer(opt, 1, 100000000000LL, v, "")) return std::nullopt;
+            spec.cycles = static_cast<uint64_t>(v);
+        } else if (opt == "--seed") {
+            if (!r.integer(opt, 0, 0x7FFFFFFFFFFFFFFFLL, v, "")) return std::nullopt;
+            spec.seed = static_cast<uint64_t>(v);
+        } else if (opt == "--no-rtl") {
+            if (!r.flag_has_no_value(opt)) return std::nullopt;
+            spec.rtl = false;
+        } else if (opt == "--jobs") {
+            if (!r.integer(opt, 1, 64, v, "")) return std::nullopt;
+            spec.jobs = static_cast<int>(v);
+        } else {
+            error.message = "unknown option '" + opt + "' for 'creditloop policies': see 'creditloop policies --help'";
+            return std::nullopt;
+        }
+    }
+    return spec;
+}
+
+std::string arguments(const PolicyTableSpec& spec) {
+    std::ostringstream out;
+    const PolicyTableSpec defaults;
+    if (spec.stages != defaults.stages) out << " --L " << spec.stages;
+    if (spec.buffer_slots != defaults.buffer_slots) out << " --B " << spec.buffer_slots;
+    if (spec.batch != defaults.batch) out << " --K " << spec.batch;
+    if (spec.flush_timeout != defaults.flush_timeout) out << " --timeout " << spec.flush_timeout;
+    if (spec.low_credits != defaults.low_credits) out << " --low " << spec.low_credits;
+    if (spec.idle_cycles != defaults.idle_cycles) out << " --idle " << spec.idle_cycles;
+    if (spec.loads != defaults.loads) {
+        out << " --loads ";
+        for (size_t i = 0; i < spec.loads.size(); ++i) out << (i ? "," : "") << exact_number(spec.loads[i]);
+    }
+    if (spec.cycles != defaults.cycles) out << " --cycles " << spec.cycles;
+    if (spec.seed != defaults.seed) out << " --seed " << spec.seed;
+    if (!spec.rtl) out << " --no-rtl";
+    return out.str();
+}
+
+}  // namespace
+
+std::vector<PolicyRow> policy_rows(const PolicyTableSpec& spec) {
+    LinkConfig base;
+    base.stages = spec.stages;
+    base.buffer_slots = spec.buffer_slots;
+    const std::string k = std::to_string(spec.batch);
+    const std::string timeout = ", timeout " + std::to_string(spec.flush_timeout);
+
+    LinkConfig each = base;
+    LinkConfig batch = base;
+    batch.batch = spec.batch;
+    LinkConfig batch_timeout = batch;
+    batch_timeout.flush_timeout = spec.flush_timeout;
+    LinkConfig hybrid = batch;
+    hybrid.policy = ReturnPolicy::hybrid;
+    hybrid.low_credits = spec.low_credits < 0 ? spec.batch : spec.low_credits;
+    hybrid.idle_cycles = spec.idle_cycles;
+    LinkConfig hybrid_timeout = hybrid;
+    hybrid_timeout.flush_timeout = spec.flush_timeout;
+    const std::string hybrid_name = "hybrid K = " + k + " (LOW = " + std::to_string(hybrid.low_credits) +
+                                    ", IDLE = " + std::to_string(hybrid.idle_cycles) + ")";
+    return {{"each (K = 1)", each, {}},
+            {"batch K = " + k, batch, {}},
+            {"batch K = " + k + timeout, batch_timeout, {}},
+            {hybrid_name, hybrid, {}},
+            {hybrid_name + timeout, hybrid_timeout, {}}};
+}
+
+RunSpec policy_run_spec(const PolicyTableSpec& spec, const LinkConfig& config, double load) {
+    RunSpec run;
+    run.config = config;
+    run.cycles = spec.cycles;
+    run.stimulus.seed = spec.seed;
+    run.stimulus.reverse_load = load;
+    return run;
+}
+
+std::string policy_table_markdown(const PolicyTableSpec& spec, const std::vector<PolicyRow>& rows,
+                                  const std::string& command) {
+    std::ostringstream out;
+    const int rtt = round_trip_cycles(spec.stages);
+    out << "L = " << spec.stages << ", B = " << spec.buffer_slots << " (RTT = " << rtt
+        << "), saturating source, consumer draining every cycle, " << with_thousands(spec.cycles)
+        << " cycles per point (throughput over the second half), seed " << spec.seed
+        << ". p: the probability that reverse traffic holds the return slot in a cycle. msg/flit: credit "
+           "messages per flit sent.\n\n";
+    out << "| policy |";
+    for (double p : spec.loads) out << " p = " << exact_number(p) << " throughput | msg/flit |";
+    out << "\n|---|";
+    for (size_t i = 0; i < spec.loads.size(); ++i) out << "---:|---:|";
+    out << "\n";
+    for (const PolicyRow& row : rows) {
+        out << "| " << row.name << " |";
+        for (const RunResult& r : row.results)
+            out << " " << three_decimals(r.throughput) << " | " << three_decimals(r.messages_per_flit) << " |";
+        out << "\n";
+    }
+    out << "\nGenerated by `" << command << "`" << (spec.rtl ? " (the RTL in lockstep with the model at every point)" : " (model)")
+        << ".\n";
+    return out.str();
+}
+
+int run_policy_table(const std::vector<std::string>& args, const std::string& program) {
+    return run_policy_table(args, program, std::cout, std::cerr);
+}
+
+int run_policy_table(const std::vector<std::string>& args, const std::string& program, std::ostream& out,
+                     std::ostream& err) {
+    ParseError error;
+    bool help = false;
+    auto parsed = parse(args, error, help);
+    if (help) {
+        out << kPolicyUsage;
+        return 0;
+    }
+    if (!parsed) {
+        err << "creditloop: " << error.message << "\n";
+        return 2;
+    }
+    const PolicyTableSpec& spec = *parsed;
+    std::vector<PolicyRow> rows = policy_rows(spec);
+    for (const PolicyRow& row : rows) {
+        if (auto problem = validate(policy_run_spec(spec, row.config, spec.loads.front()))) {
+            err << "creditloop: " << *problem << "\n";
+            return 2;
+        }
+    }
+
+    DutSources sources = DutSources::from_environment();
+    std::vector<std::unique_ptr<DutLibrary>> libraries(rows.size());
+    if (spec.rtl) {
+        std::vector<LinkConfig> configs;
+        for (const PolicyRow& row : rows) configs.push_back(row.config);
+        err << "creditloop policies: verilating or loading " << configs.size() << " RTL configurations\n";
+        const auto build_errors = build_duts(configs, sources, spec.jobs);
+        if (!build_errors.empty()) {
+            for (const auto& line : build_errors) err << "creditloop: " << line << "\n";
+            return 1;
+        }
+        for (size_t i = 0; i < rows.size(); ++i) {
+            std::string load_error;
+            libraries[i] = DutLibrary::load(rows[i].config, sources, load_error);
+            if (!libraries[i]) {
+                err << "creditloop: " << load_error << "\n";
+                return 1;
+            }
+        }
+    }
+
+    bool passed = true;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        for (double load : spec.loads) {
+            const RunSpec run = policy_run_spec(spec, rows[i].config, load);
+            std::unique_ptr<LinkDut> dut = spec.rtl ? libraries[i]->create() : nullptr;
+            RunResult result = run_link(dut.get(), run);
+            if (!result.passed) {
+                passed = false;
+                err << "creditloop policies: " << rows[i].name << " at p = " << exact_number(load) << " FAILED";
+                if (!result.violations.empty()) err << ": " << violation_line(result.violations.front());
+                err << "\n  rerun: " << program << " run " << run_arguments(run) << (spec.rtl ? "" : " --model") << "\n";
+            }
+            rows[i].results.push_back(std::move(result));
+        }
+    }
+    out << policy_table_markdown(spec, rows, "creditloop policies" + arguments(spec));
+    return passed ? 0 : 1;
+}
+
+}  // namespace creditloop
