@@ -5,6 +5,7 @@
 #                make sim DUT_COUNTER=<file.sv> DUT_RETURN=<file.sv>   your own blocks
 #   make test    Catch2 tests through CTest (ctest -L <tag> in build/ runs one tag)
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
+#   make policies the return-policy table: throughput and credit messages per flit under reverse load
 #   make sweep   seed 001's plot: throughput against B for L = 1, 4, 8 (build/sweep/sweep.svg)
 #   make build   configure and build (the CLI lands at build/creditloop)
 #   make lint    verilator --lint-only -Wall over rtl/
@@ -25,12 +26,12 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all build sim test mutants sweep lint deps clean help
+.PHONY: all build sim test mutants sweep policies lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,14p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -48,6 +49,9 @@ sim: build
 
 sweep: build
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)
+
+policies: build
+	$(BUILD)/creditloop policies --jobs $(JOBS)
 
 mutants: build
 	$(BUILD)/creditloop mutants --seed $(SEED) --jobs $(JOBS) --waves-dir waves/mutants
