@@ -43,6 +43,7 @@ const char* const kUsage =
     "  --rtl-full-rate    build the RTL with FULL_RATE = 1: its elaboration-time sizing assertion\n"
     "                     refuses a B that does not cover 2L + 2 + K - 1\n"
     "  --model            check the golden model alone (no RTL)\n"
+    "  --systemc          the RTL verilated with --sc under an sc_clock (the same checks)\n"
     "  --json             print one JSON object\n"
     "  --waves PATH       waveform of the whole run (.vcd, or .fst with --fst)\n"
     "  --force            overwrite an existing --waves file\n"
@@ -184,6 +185,9 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
         } else if (opt == "--rtl-full-rate") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             spec.config.rtl_full_rate = true;
+        } else if (opt == "--systemc") {
+            if (!r.flag_has_no_value(opt)) return std::nullopt;
+            cmd.systemc = true;
         } else if (opt == "--model") {
             if (!r.flag_has_no_value(opt)) return std::nullopt;
             cmd.model_only = true;

@@ -15,6 +15,7 @@ struct RunCommand {
     RunSpec spec;
     bool json = false;
     bool model_only = false;        // check the golden model alone (no RTL)
+    bool systemc = false;           // the RTL under SystemC (verilator --sc, sc_main, sc_clock)
     std::string waves;              // write waves of the whole run here
     bool fst = false;
     bool force = false;             // overwrite an existing waves file

@@ -71,9 +71,21 @@ std::string runtime_library(const DutSources& sources) {
     return (fs::path(sources.build_root) / "libcreditloop_vlrt.so").string();
 }
 
+std::string core_library(const DutSources& sources) {
+    return (fs::path(sources.build_root) / "libcreditloop_core.a").string();
+}
+
+std::string artifact_name(const DutSources& sources) { return sources.systemc ? "creditloop_sc" : "dut.so"; }
+
 std::string stamp_of(const LinkConfig& config, const DutSources& sources,
                      const std::vector<std::string>& rtl) {
-    uint64_t hash = fnv1a(config.key() + (sources.fst ? "fst" : "vcd"));
+    uint64_t hash = fnv1a(config.key() + (sources.systemc ? "systemc" : sources.fst ? "fst" : "vcd"));
+    if (sources.systemc) {
+        // The harness links the main build's library: a change there relinks it.
+        for (const char* file : {"tb/systemc/sc_main.cpp", "tb/systemc/systemc_link.h"})
+            hash = fnv1a(read_file((fs::path(sources.source_root) / file).string()), hash);
+        hash = fnv1a(read_file(core_library(sources)), hash);
+    }
     const fs::path root(sources.source_root);
     for (const char* file : {"tb/verilated_link.cpp", "tb/link_dut.h", "cpp_models/link_config.h",
                              "cpp_models/link_inputs.h", "cpp_models/observation.h",
@@ -171,10 +183,12 @@ std::string ensure_built(const LinkConfig& config, const DutSources& sources) {
     }
     if (!fs::exists(runtime_library(sources)))
         return runtime_library(sources) + " not found: build the project first (make build)";
+    if (sources.systemc && !fs::exists(core_library(sources)))
+        return core_library(sources) + " not found: build the project first (make build)";
 
     const std::string stamp = stamp_of(config, sources, rtl);
     const fs::path stamp_file = dir / "stamp";
-    const fs::path plugin = dir / "dut.so";
+    const fs::path plugin = dir / artifact_name(sources);
     if (fs::exists(plugin) && read_file(stamp_file.string()) == stamp) return "";
 
     fs::remove(stamp_file, ec);
@@ -199,8 +213,10 @@ std::string ensure_built(const LinkConfig& config, const DutSources& sources) {
         std::string("-DCL_TRACE_FST=") + (sources.fst ? "ON" : "OFF"),
         "-DCL_RTL_SOURCES=" + rtl_list,
         "-DCL_SOURCE_ROOT=" + sources.source_root,
-        "-DCL_RUNTIME_LIB=" + runtime_library(sources)};
-    const std::string what = "verilating " + config.key() + " failed";
+        "-DCL_RUNTIME_LIB=" + runtime_library(sources),
+        std::string("-DCL_SYSTEMC=") + (sources.systemc ? "ON" : "OFF"),
+        "-DCL_CORE_LIB=" + core_library(sources)};
+    const std::string what = "verilating " + config.key() + (sources.systemc ? " for SystemC" : "") + " failed";
     if (run_logged(configure, log) != 0)
         return what + " (" + first_error_line(log) + "); full log: " + log;
     if (run_logged({"cmake", "--build", dir.string(), "--", "-j2"}, log) != 0)
@@ -221,7 +237,7 @@ DutSources DutSources::from_environment() {
 }
 
 std::string dut_directory(const LinkConfig& config, const DutSources& sources) {
-    std::string name = config.key() + (sources.fst ? "_fst" : "_vcd");
+    std::string name = config.key() + (sources.systemc ? "_sc" : sources.fst ? "_fst" : "_vcd");
     if (!sources.rtl_files.empty()) {
         uint64_t hash = 0xcbf29ce484222325ull;
         for (const auto& file : sources.rtl_files) hash = fnv1a(fs::absolute(file).string() + ";", hash);
@@ -239,6 +255,13 @@ std::string use_rtl_directory(DutSources& sources, const std::string& dir) {
         return "--rtl " + dir + " has no credit_link.sv: the top must be module credit_link in credit_link.sv";
     sources.rtl_files = std::move(files);
     return "";
+}
+
+std::string systemc_harness(const LinkConfig& config, DutSources sources, std::string& error) {
+    sources.systemc = true;
+    error = ensure_built(config, sources);
+    if (!error.empty()) return "";
+    return (fs::path(dut_directory(config, sources)) / artifact_name(sources)).string();
 }
 
 DutLibrary::~DutLibrary() {

@@ -20,6 +20,7 @@ struct DutSources {
     std::string build_root;                // the main build (libcreditloop_vlrt.so, duts/)
     std::vector<std::string> rtl_files;    // empty: every rtl/*.sv of the checkout
     bool fst = false;                      // FST waves instead of VCD
+    bool systemc = false;                  // the SystemC harness executable instead of the plugin
 
     // From the CREDITLOOP_ROOT / CREDITLOOP_BUILD environment, else where this was compiled.
     static DutSources from_environment();
@@ -64,6 +65,10 @@ std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int job
 // Take the RTL from `dir` (every *.sv in it; the top module credit_link in credit_link.sv)
 // instead of the checkout's rtl/. "" or one error line naming the problem and the fix.
 std::string use_rtl_directory(DutSources& sources, const std::string& dir);
+
+// Build (or find cached) the SystemC harness for `config` (verilator --sc, sc_main); its path,
+// or "" and one line in `error`.
+std::string systemc_harness(const LinkConfig& config, DutSources sources, std::string& error);
 
 // The directory a configuration's plugin lives in.
 std::string dut_directory(const LinkConfig& config, const DutSources& sources);

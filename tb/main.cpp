@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -46,8 +49,37 @@ int bad_input(const std::string& message) {
     return 2;
 }
 
+// `run --systemc`: build (or find) the SystemC harness for this configuration and hand the run
+// over to it; its output and exit code are the run's.
+int run_systemc(const RunCommand& cmd) {
+    if (cmd.model_only || !cmd.waves.empty() || !cmd.rtl_dir.empty() || !cmd.counter_file.empty() ||
+        !cmd.return_file.empty() || !cmd.mutant.empty())
+        return bad_input("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --rtl, --counter, --return and --mutant");
+    std::string error;
+    const std::string harness = systemc_harness(cmd.spec.config, DutSources::from_environment(), error);
+    if (harness.empty()) {
+        std::cerr << "creditloop: " << error << "\n";
+        return 3;
+    }
+    std::vector<std::string> argv = {harness, "run"};
+    std::istringstream words(run_arguments(cmd.spec));
+    for (std::string word; words >> word;) argv.push_back(word);
+    if (cmd.json) argv.push_back("--json");
+    argv.push_back("--log-level");
+    argv.push_back(cmd.log_level);
+    std::vector<char*> raw;
+    for (auto& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    std::cout.flush();
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // SystemC's banner, printed before sc_main
+    execv(raw[0], raw.data());
+    std::cerr << "creditloop: cannot start " << harness << ": " << std::strerror(errno) << "\n";
+    return 3;
+}
+
 int run_command(const RunCommand& cmd) {
     if (!set_log_level(cmd.log_level)) return bad_input("--log-level " + cmd.log_level + " is not a level: allowed off, error, warn, info, debug");
+    if (cmd.systemc) return run_systemc(cmd);
     std::unique_ptr<DutLibrary> library;
     std::unique_ptr<LinkDut> dut;
     if (!cmd.model_only) {
