@@ -1,7 +1,9 @@
 #include "regression.h"
 
 #include <fnmatch.h>
+#include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -72,6 +74,9 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
         DrainSpec drain;
         double flush = 0.0;
         uint64_t reset_every = 0;
+        double reverse_load = 0.0;     // a return path shared with reverse traffic
+        bool hybrid = false;           // the hybrid return policy (LOW = K, IDLE = 2) ...
+        int timeout = 0;               // ... and a flush timeout
     };
     const Pattern patterns[] = {
         {"bernoulli", "bernoulli:0.7", DrainSpec{DrainKind::random_stalls, 1, 0.3}},
@@ -79,6 +84,8 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
         {"stalls", "saturate", DrainSpec{DrainKind::random_stalls, 1, 0.5}},
         {"flush", "bernoulli:0.9", DrainSpec{DrainKind::every_nth, 1, 0.0}, 0.2},
         {"resets", "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2}, 0.0, 2999},
+        {"shared", "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2}, 0.0, 0, 0.5},
+        {"hybrid", "bursts:12:6", DrainSpec{DrainKind::random_stalls, 1, 0.1}, 0.05, 4999, 0.3, true, 8},
     };
     uint64_t index = 0;
     for (const Shape& s : shapes) {
@@ -92,11 +99,38 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
             c.spec.stimulus.drain = p.drain;
             c.spec.stimulus.flush_probability = p.flush;
             c.spec.stimulus.reset_every = p.reset_every;
+            c.spec.stimulus.reverse_load = p.reverse_load;
+            if (p.hybrid) {
+                c.spec.config.policy = ReturnPolicy::hybrid;
+                c.spec.config.low_credits = s.k;
+                c.spec.config.idle_cycles = kDefaultIdleCycles;
+            }
+            c.spec.config.flush_timeout = p.timeout;
             c.spec.stimulus.seed = seed * 1000 + (++index);
             c.spec.cycles = 20000;
             cases.push_back(c);
         }
     }
+
+    // The SystemC harness on four of them: the same run must give the same JSON, number for
+    // number, as the C++ harness (and so the same verdict).
+    auto with_systemc = [&cases](const std::string& from, const std::string& name) {
+        for (const auto& c : cases) {
+            if (c.name != from) continue;
+            RegressionCase sc = c;
+            sc.name = name;
+            sc.systemc = true;
+            return sc;
+        }
+        return RegressionCase{};
+    };
+    const std::pair<const char*, const char*> systemc_cases[] = {
+        {"seed001/L4_B12", "systemc/seed001_L4_B12"},
+        {"seed000/K8", "systemc/seed000_K8"},
+        {"random/L3_B7_K3_resets", "systemc/random_L3_B7_K3_resets"},
+        {"random/L4_B12_K4_hybrid", "systemc/random_L4_B12_K4_hybrid"},
+    };
+    for (const auto& [from, name] : systemc_cases) cases.push_back(with_systemc(from, name));
     return cases;
 }
 
@@ -135,12 +169,56 @@ public:
         if (!slot) slot = DutLibrary::load(config, sources_, error);
         return slot.get();
     }
+    const DutSources& sources() const { return sources_; }
 
 private:
     DutSources sources_;
     std::mutex mutex_;
     std::map<std::string, std::unique_ptr<DutLibrary>> libraries_;
 };
+
+// Run argv, its stdout into `out`; the exit status, or -1.
+int capture(const std::vector<std::string>& argv, std::string& out) {
+    std::string command;
+    for (const auto& arg : argv) {
+        std::string quoted = "'";
+        for (char ch : arg) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+        command += (command.empty() ? "" : " ") + quoted + "'";
+    }
+    FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
+    if (!pipe) return -1;
+    char buffer[4096];
+    for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+    const int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The run again under the SystemC harness: "" when its JSON is the C++ harness's, field for
+// field (the source aside), else what differs.
+}  // namespace
+
+std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources) {
+    std::string error;
+    const std::string harness = systemc_harness(c.spec.config, sources, error);
+    if (harness.empty()) return error;
+    std::vector<std::string> argv = {harness, "run"};
+    std::istringstream words(run_arguments(c.spec));
+    for (std::string word; words >> word;) argv.push_back(word);
+    argv.push_back("--json");
+    std::string json;
+    const int status = capture(argv, json);
+    RunResult expected = cpp;
+    expected.source = "systemc";
+    const std::string want = run_json(c.spec, expected) + "\n";
+    if (json == want && status == (cpp.passed ? 0 : 1)) return "";
+    size_t at = 0;
+    while (at < json.size() && at < want.size() && json[at] == want[at]) ++at;
+    const size_t from = at > 40 ? at - 40 : 0;
+    return "the SystemC harness disagrees with the C++ harness (exit " + std::to_string(status) + "): C++ '..." +
+           want.substr(from, 80) + "...', SystemC '..." + json.substr(std::min(from, json.size()), 80) + "...'";
+}
+
+namespace {
 
 CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const RegressCommand& command,
                      const std::string& extension) {
@@ -159,6 +237,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
             outcome.gtkw = write_gtkw(waves, c.spec.config, outcome.result.first_violation_cycle, 0);
         }
     }
+    if (c.systemc) outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
     if (c.seed_throughput && three_decimals(outcome.result.throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.result.throughput) +
                                      " but the seed prints " + *c.seed_throughput;
@@ -301,6 +380,15 @@ int run_regression(const RegressCommand& command, const std::string& program,
             return 2;
         }
     }
+    if (!command.rtl_dir.empty() || !command.counter_file.empty() || !command.return_file.empty()) {
+        // The SystemC harness verilates the checkout's RTL; your own blocks run under the C++ one.
+        const auto before = cases.size();
+        cases.erase(std::remove_if(cases.begin(), cases.end(), [](const RegressionCase& c) { return c.systemc; }),
+                    cases.end());
+        if (cases.size() != before)
+            std::cout << "creditloop regress: the " << before - cases.size()
+                      << " systemc/ tests run the checkout's RTL only; skipped for yours\n";
+    }
     std::vector<LinkConfig> configs;
     for (const auto& c : cases) {
         bool known = false;
@@ -310,7 +398,16 @@ int run_regression(const RegressCommand& command, const std::string& program,
     std::cout << "creditloop regress: " << cases.size() << " tests, " << configs.size()
               << " verilated configurations (built once, cached under " << sources.build_root << "/duts)\n"
               << std::flush;
-    const auto build_errors = build_duts(configs, sources, command.jobs);
+    std::vector<DutBuild> builds;
+    for (const auto& config : configs) builds.push_back({config, sources});
+    for (const auto& c : cases) {
+        if (!c.systemc) continue;
+        DutBuild sc{c.spec.config, sources};
+        sc.sources.systemc = true;
+        builds.push_back(sc);
+    }
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // SystemC's banner
+    const auto build_errors = build_duts(builds, command.jobs);
     if (!build_errors.empty()) {
         for (const auto& e : build_errors) std::cerr << "creditloop regress: " << e << "\n";
         return 3;
@@ -339,14 +436,14 @@ int run_regression(const RegressCommand& command, const std::string& program,
 
     // The summary table.
     std::ostringstream table;
-    table << "\n" << pad("test", 34) << pad("configuration", 18) << pad("cycles", 8) << pad("measured", 10)
+    table << "\n" << pad("test", 34) << pad("configuration", 26) << pad("cycles", 8) << pad("measured", 10)
           << pad("predicted", 11) << pad("seed", 7) << "verdict\n";
     size_t failed = 0;
     for (size_t i = 0; i < cases.size(); ++i) {
         const auto& c = cases[i];
         const auto& o = outcomes[i];
         failed += o.passed() ? 0 : 1;
-        table << pad(c.name, 34) << pad(c.spec.config.key(), 18) << pad(std::to_string(o.result.cycles), 8)
+        table << pad(c.name, 34) << pad(c.spec.config.key(), 26) << pad(std::to_string(o.result.cycles), 8)
               << pad(three_decimals(o.result.throughput), 10) << pad(three_decimals(o.result.predicted_throughput), 11)
               << pad(c.seed_throughput.value_or("-"), 7) << (o.passed() ? "PASS" : "FAIL") << "\n";
     }

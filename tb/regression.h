@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "dut_library.h"
 #include "link_run.h"
 
 namespace creditloop {
@@ -15,12 +16,17 @@ struct RegressionCase {
     std::string name;                          // "seed001/L4_B10", "random/L3_B7_K3_bursts"
     RunSpec spec;
     std::optional<std::string> seed_throughput; // what the seed prints for it ("0.223")
+    bool systemc = false;                      // also under the SystemC harness: same JSON, field for field
 };
 
 // Every case, the random ones seeded from `seed`.
 std::vector<RegressionCase> regression_cases(uint64_t seed);
 // Glob (* and ?) when the pattern has one, else substring; empty matches all.
 bool name_matches(const std::string& name, const std::string& pattern);
+
+// Runs `c` under the SystemC harness (built on demand) and compares its JSON with `cpp`, the C++
+// harness's result of the same run: "" when they agree field for field, else what differs.
+std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources);
 
 // Runs `make sim`'s regression; returns the exit code (0 all passed, 1 a test failed, 2 bad
 // input, 3 a configuration would not build).

@@ -1,0 +1,55 @@
+// The SystemC harness (verilator --sc, sc_main, sc_clock): the same run gives the same JSON as
+// the C++ harness, number for number and verdict for verdict, and the comparison fires when the
+// two disagree.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "dut_library.h"
+#include "regression.h"
+#include "test_support.h"
+
+using namespace creditloop;
+
+namespace {
+
+RegressionCase late_timing_fix() {
+    // Seed 001's late timing fix: L = 5 with B = 8, declared full rate: the sizing check fails.
+    RegressionCase c;
+    c.name = "systemc/late_timing_fix";
+    c.spec = creditloop::testing::seed_run(5, 8);
+    c.spec.declared_full_rate = true;
+    c.systemc = true;
+    return c;
+}
+
+RunResult cpp_run(const RunSpec& spec) {
+    std::string error;
+    auto library = DutLibrary::load(spec.config, DutSources::from_environment(), error);
+    REQUIRE(library);
+    auto dut = library->create();
+    return run_link(dut.get(), spec);
+}
+
+}  // namespace
+
+TEST_CASE("the SystemC harness gives the C++ harness's verdict on a failing run, field for field",
+          "[systemc][rtl][sizing]") {
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+    const RegressionCase c = late_timing_fix();
+    const RunResult cpp = cpp_run(c.spec);
+    REQUIRE_FALSE(cpp.passed);   // the sizing check fails and names B = 12
+    CHECK(cpp.violations.front().check.rfind("sizing.", 0) == 0);
+    CHECK(systemc_disagreement(c, cpp, DutSources::from_environment()).empty());
+}
+
+TEST_CASE("the SystemC comparison fires when the two harnesses disagree", "[systemc][rtl]") {
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+    const RegressionCase c = late_timing_fix();
+    RunSpec other = c.spec;
+    other.stimulus.seed += 1;                  // a different run: the payloads differ
+    other.stimulus.drain.period = 2;           // and so does the throughput
+    const std::string disagreement = systemc_disagreement(c, cpp_run(other), DutSources::from_environment());
+    INFO(disagreement);
+    CHECK(disagreement.find("the SystemC harness disagrees with the C++ harness") == 0);
+}
