@@ -6,6 +6,7 @@
 #   make test    Catch2 tests through CTest (ctest -L <tag> in build/ runs one tag)
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
 #   make policies the return-policy table: throughput and credit messages per flit under reverse load
+#   make bench   speed: harness, model, SystemC against Icarus, Verilator --timing, Python (< 5 min)
 #   make sweep   seed 001's plot: throughput against B for L = 1, 4, 8 (build/sweep/sweep.svg)
 #   make build   configure and build (the CLI lands at build/creditloop)
 #   make lint    verilator --lint-only -Wall over rtl/
@@ -26,12 +27,12 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all build sim test mutants sweep policies lint deps clean help
+.PHONY: all build sim test mutants sweep policies bench lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,15p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -49,6 +50,9 @@ sim: build
 
 sweep: build
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)
+
+bench: build
+	python3 scripts/bench.py --build $(BUILD)
 
 policies: build
 	$(BUILD)/creditloop policies --jobs $(JOBS)

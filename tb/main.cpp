@@ -5,6 +5,7 @@
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
 //   creditloop sweep [options]     throughput over B, model everywhere, RTL on a grid (sweep --help)
 //   creditloop policies [options]  return policies against reverse load, as a Markdown table
+//   creditloop speed [options]     one timed run for the bench (make bench)
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "mutants.h"
 #include "policy_table.h"
 #include "size_command.h"
+#include "speed.h"
 #include "sweep.h"
 #include "regression.h"
 #include "report.h"
@@ -163,6 +165,7 @@ int main(int argc, char** argv) {
     if (sub == "size") return run_size(args);
     if (sub == "sweep") return run_sweep(args, program_path(argv[0]));
     if (sub == "policies") return run_policy_table(args, program_path(argv[0]));
+    if (sub == "speed") return run_speed(args);
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return bad_input(error.message);

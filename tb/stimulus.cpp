@@ -137,7 +137,9 @@ const LinkInputs& Stimulus::next() {
     inputs_.want_send = backlog_ > 0;
     inputs_.payload = payload_of(payload_seed_, flits_accepted_) & payload_mask_;
     if (spec_.drain.kind == DrainKind::every_nth) {
-        inputs_.drain = (cycle_ % static_cast<uint64_t>(spec_.drain.period)) == 0;
+        // cycle % period == 0, without a division per cycle.
+        inputs_.drain = drain_phase_ == 0;
+        if (++drain_phase_ == static_cast<uint64_t>(spec_.drain.period)) drain_phase_ = 0;
     } else {
         inputs_.drain = !drain_rng_.chance(spec_.drain.stall_probability);
     }

@@ -86,6 +86,7 @@ private:
     Rng reverse_rng_;
     uint64_t payload_seed_;
     uint64_t cycle_ = 0;
+    uint64_t drain_phase_ = 0;    // cycle_ % drain period
     uint64_t backlog_ = 0;        // flits generated but not yet accepted (bernoulli, bursts)
     uint64_t flits_accepted_ = 0; // index of the flit at the head of the source
     bool burst_on_ = true;

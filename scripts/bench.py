@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""make bench: how fast creditloop checks a credit link, against what a user would run instead.
+
+On the bench configurations (L = 4, B = 12 with K = 1 and K = 8), for --cycles cycles (default
+10 million) and --runs runs each (default 3), it measures simulated cycles per second of:
+  verilated   the verilated link alone (stimulus in, ports out; no model, no checks)
+  harness     the full C++ harness (lockstep golden model and every scoreboard)
+  model       the golden model alone (no RTL, no checks)
+  systemc     the SystemC harness (--sc model under an sc_clock, same model and scoreboards)
+and, for K = 1 only (the seeds have no other): seed 001's SystemVerilog testbench lengthened to
+the same job under Icarus Verilog and under Verilator --timing, and seed 001's Python model
+(scripts/bench/peers.py). Then: how long replaying a failure with waves takes, peak memory over
+a 10x longer run, and how long a cold build and a rebuild after an RTL edit take.
+
+Figures are medians of the runs, taken in one sitting, and the ratios between them are what the
+README quotes: the machine is shared, so absolute rates move from run to run while the ratios
+hold. The table goes to stdout and to OUT/bench.md; the figures to OUT/bench.json.
+Standard library only.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES, BUFFER = 4, 12
+BATCHES = (1, 8)
+
+
+def progress(msg):
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+def key(k):
+    return f"L{STAGES}_B{BUFFER}_K{k}_W32"
+
+
+def run_json(argv, env=None):
+    """Run a creditloop command that prints one JSON object; the object and the wall time."""
+    start = time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if out.returncode not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(map(str, argv))} failed ({out.returncode}): {out.stderr.strip()[:300]}")
+    lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise SystemExit(f"bench: no JSON from {' '.join(map(str, argv))}: {out.stderr.strip()[:300]}")
+    return json.loads(lines[-1]), seconds
+
+
+def speed(cli, mode, k, cycles, extra=(), env=None):
+    data, _ = run_json([cli, "speed", "--mode", mode, "--L", str(STAGES), "--B", str(BUFFER), "--K", str(k),
+                        "--cycles", str(cycles), *extra], env=env)
+    return data
+
+
+def median_rate(rates):
+    return statistics.median(rates)
+
+
+def measure_modes(cli, build, cycles, runs):
+    """{K: {mode: [cycles/s, ...]}} for verilated, harness, model and systemc."""
+    figures = {}
+    env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
+    for k in BATCHES:
+        progress(f"K = {k}: building or loading the plugin and the SystemC harness (not timed)")
+        speed(cli, "verilated", k, 1000)
+        subprocess.run([cli, "run", "--systemc", "--L", str(STAGES), "--B", str(BUFFER), "--K", str(k),
+                        "--cycles", "1000"], capture_output=True, check=False, env=env)
+        systemc = build / "duts" / f"{key(k)}_sc" / "creditloop_sc"
+        if not systemc.exists():
+            raise SystemExit(f"bench: the SystemC harness for {key(k)} did not build: "
+                             f"run 'build/creditloop run --systemc --K {k}' to see why")
+        rates = {mode: [] for mode in ("verilated", "harness", "model", "systemc")}
+        for run in range(runs):
+            progress(f"K = {k}: run {run + 1} of {runs}")
+            for mode in ("verilated", "harness", "model"):
+                rates[mode].append(speed(cli, mode, k, cycles)["cycles_per_s"])
+            # The SystemC harness is its own process: its wall time includes SystemC's start-up
+            # (tens of milliseconds against seconds of simulation).
+            data, seconds = run_json([str(systemc), "run", "--L", str(STAGES), "--B", str(BUFFER), "--K", str(k),
+                                      "--cycles", str(cycles), "--json"], env=env)
+            if data.get("source") != "systemc" or not data.get("passed"):
+                raise SystemExit(f"bench: the SystemC run of {key(k)} did not pass")
+            rates["systemc"].append(cycles / seconds)
+        figures[k] = rates
+    return figures
+
+
+def measure_peers(build, cycles, icarus_cycles, runs):
+    progress("peers: seed 001's testbench under Icarus and Verilator --timing, seed 001's Python model")
+    argv = [sys.executable, str(ROOT / "scripts" / "bench" / "peers.py"), "--cycles", str(cycles),
+            "--icarus-cycles", str(icarus_cycles), "--runs", str(runs), "--build-dir", str(build / "bench" / "peers"),
+            "--json"]
+    out = subprocess.run(argv, capture_output=True, text=True)
+    sys.stderr.write(out.stderr)
+    try:
+        return json.loads(out.stdout)["peers"]
+    except (ValueError, KeyError):
+        raise SystemExit(f"bench: peers.py gave no figures (exit {out.returncode})")
+
+
+def measure_replay(cli, build, runs, fail_at):
+    """A failure at cycle fail_at replayed with waves around it, as make sim does."""
+    progress(f"replay: a failure at cycle {fail_at:,} replayed with waves")
+    waves = build / "bench" / "replay.vcd"
+    seconds = [speed(cli, "replay", 1, fail_at + 100, ["--fail-at", str(fail_at), "--waves", str(waves)])["seconds"]
+               for _ in range(runs)]
+    return {"fail_at": fail_at, "seconds": seconds, "median_s": statistics.median(seconds),
+            "waves_bytes": waves.stat().st_size if waves.exists() else 0}
+
+
+def measure_memory(cli, cycles, long_cycles):
+    progress(f"memory: the full harness over {cycles:,} and {long_cycles:,} cycles")
+    short = speed(cli, "harness", 1, cycles)
+    long = speed(cli, "harness", 1, long_cycles)
+    return {"cycles": [cycles, long_cycles], "max_rss_kb": [short["max_rss_kb"], long["max_rss_kb"]],
+            "long_run_cycles_per_s": long["cycles_per_s"]}
+
+
+def measure_builds(cli, build):
+    """A cold build of one configuration (Verilator and the C++ compiler, no ccache) and the
+    rebuilds after touching one RTL file and after editing it."""
+    progress("builds: one configuration from scratch, then after touching and editing one RTL file")
+    with tempfile.TemporaryDirectory(prefix="creditloop-bench-") as tmp:
+        scratch = Path(tmp)
+        for lib in ("libcreditloop_vlrt.so", "libcreditloop_core.a"):
+            (scratch / lib).symlink_to((build / lib).resolve())
+        rtl = scratch / "rtl"
+        shutil.copytree(ROOT / "rtl", rtl, ignore=shutil.ignore_patterns("mutants"))
+        run = [cli, "run", "--rtl", str(rtl), "--L", str(STAGES), "--B", str(BUFFER), "--cycles", "200", "--json"]
+
+        def timed(env_extra):
+            env = dict(os.environ, CREDITLOOP_BUILD=str(scratch), **env_extra)
+            start = time.perf_counter()
+            out = subprocess.run(run, capture_output=True, text=True, env=env)
+            if out.returncode != 0:
+                raise SystemExit(f"bench: build measurement failed: {out.stderr.strip()[:300]}")
+            return time.perf_counter() - start
+
+        cold = timed({"CCACHE_DISABLE": "1"})
+        target = rtl / "pipeline.sv"
+        os.utime(target)
+        touched = timed({})
+        with open(target, "a") as f:
+            f.write("// edited by make bench\n")
+        edited = timed({})
+    return {"cold_s": cold, "touched_s": touched, "edited_s": edited}
+
+
+def rate(value):
+    return f"{value / 1e6:.2f} M" if value >= 1e6 else f"{value / 1e3:.0f} k"
+
+
+def verdict(ratio, target):
+    return "met" if ratio >= target else "MISSED"
+
+
+def report(figures, peers, replay, memory, builds, args, elapsed):
+    med = {k: {mode: median_rate(v) for mode, v in rates.items()} for k, rates in figures.items()}
+    lines = [f"creditloop bench: L = {STAGES}, B = {BUFFER}, {args.cycles:,} cycles per run, median of {args.runs} runs "
+             f"(cycles per second)", ""]
+    lines.append("| simulator | K = 1 | K = 8 |")
+    lines.append("|---|---:|---:|")
+    names = {"verilated": "verilated model alone (no model, no checks)",
+             "harness": "full harness (lockstep model + every scoreboard)",
+             "model": "golden model alone",
+             "systemc": "SystemC harness (sc_clock, same checks)"}
+    for mode, name in names.items():
+        lines.append(f"| {name} | {rate(med[1][mode])} | {rate(med[8][mode])} |")
+    peer_names = {"icarus": "seed 001 testbench, Icarus Verilog", "verilator-timing": "seed 001 testbench, Verilator --timing",
+                  "python": "seed 001 Python model"}
+    peer_rate = {}
+    for peer, name in peer_names.items():
+        p = peers.get(peer, {})
+        if "median_cycles_per_s" in p:
+            peer_rate[peer] = p["median_cycles_per_s"]
+            lines.append(f"| {name} ({p['cycles']:,} cycles) | {rate(p['median_cycles_per_s'])} | - |")
+        else:
+            lines.append(f"| {name} | {p.get('error', 'not run')} | - |")
+    lines.append("")
+    lines.append("| ratio (K = 1 unless named) | measured | target |")
+    lines.append("|---|---:|---|")
+    r_harness = med[1]["harness"] / med[1]["verilated"]
+    r_harness8 = med[8]["harness"] / med[8]["verilated"]
+    lines.append(f"| full harness / verilated model alone | {r_harness:.2f} (K = 8: {r_harness8:.2f}) | >= 0.5, "
+                 f"{verdict(min(r_harness, r_harness8), 0.5)} |")
+    if "icarus" in peer_rate:
+        r = med[1]["harness"] / peer_rate["icarus"]
+        lines.append(f"| full harness / Icarus on seed 001's testbench | {r:.0f} | >= 100, {verdict(r, 100)} |")
+    if "verilator-timing" in peer_rate:
+        r = med[1]["harness"] / peer_rate["verilator-timing"]
+        lines.append(f"| full harness / Verilator --timing on seed 001's testbench | {r:.2f} | - |")
+    if "python" in peer_rate:
+        r = med[1]["model"] / peer_rate["python"]
+        lines.append(f"| golden model alone / seed 001's Python model | {r:.0f} | >= 300, {verdict(r, 300)} |")
+    r = med[1]["systemc"] / med[1]["harness"]
+    lines.append(f"| SystemC harness / C++ harness | {r:.2f} | - |")
+    lines.append(f"| golden model alone / full harness | {med[1]['model'] / med[1]['harness']:.1f} | - |")
+    lines.append("")
+    lines.append(f"- Replaying a failure at cycle {replay['fail_at']:,} with waves around it (200 cycles before, 20 after): "
+                 f"{replay['median_s']:.2f} s median (target < 1 s, {'met' if replay['median_s'] < 1 else 'MISSED'}); "
+                 f"passing runs write no waves at all.")
+    rss = memory["max_rss_kb"]
+    lines.append(f"- Peak memory of the full harness: {rss[0] / 1024:.1f} MiB over {memory['cycles'][0]:,} cycles, "
+                 f"{rss[1] / 1024:.1f} MiB over {memory['cycles'][1]:,} (flat: "
+                 f"{'yes' if rss[1] <= rss[0] * 1.1 + 1024 else 'NO'}).")
+    lines.append(f"- Builds of one configuration (L = 4, B = 12): cold (Verilator and the compiler, ccache off) "
+                 f"{builds['cold_s']:.1f} s; after touching one RTL file {builds['touched_s']:.2f} s (the content "
+                 f"stamp is unchanged, nothing rebuilds); after editing one {builds['edited_s']:.1f} s.")
+    lines.append("")
+    lines.append(f"Generated by `make bench` ({elapsed:.0f} s).")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="creditloop's performance bench (make bench)")
+    ap.add_argument("--build", type=Path, default=ROOT / "build", help="the main build directory (default build/)")
+    ap.add_argument("--cycles", type=int, default=10_000_000, help="cycles per run (default 10,000,000)")
+    ap.add_argument("--runs", type=int, default=3, help="runs per figure (default 3)")
+    ap.add_argument("--icarus-cycles", type=int, default=1_000_000,
+                    help="cycles per Icarus run (default 1,000,000: Icarus runs about 70k cycles/s)")
+    ap.add_argument("--memory-cycles", type=int, default=100_000_000,
+                    help="the long run of the memory check (default 100,000,000)")
+    ap.add_argument("--fail-at", type=int, default=1_000_000, help="cycle of the replayed failure")
+    ap.add_argument("--out", type=Path, default=None, help="where bench.md and bench.json go (default BUILD/bench)")
+    args = ap.parse_args(argv)
+    if args.cycles < 1000 or args.runs < 1 or args.icarus_cycles < 100 or args.memory_cycles < args.cycles:
+        ap.error("need --cycles >= 1000, --runs >= 1, --icarus-cycles >= 100 and --memory-cycles >= --cycles")
+    cli = args.build / "creditloop"
+    if not cli.exists():
+        ap.error(f"{cli} not found: run make build first (make bench does)")
+    out = args.out or args.build / "bench"
+    out.mkdir(parents=True, exist_ok=True)
+    cli = str(cli)
+
+    start = time.perf_counter()
+    figures = measure_modes(cli, args.build, args.cycles, args.runs)
+    peers = measure_peers(args.build, args.cycles, args.icarus_cycles, args.runs)
+    replay = measure_replay(cli, args.build, args.runs, args.fail_at)
+    memory = measure_memory(cli, args.memory_cycles // 10, args.memory_cycles)
+    builds = measure_builds(cli, args.build)
+    elapsed = time.perf_counter() - start
+
+    table = report(figures, peers, replay, memory, builds, args, elapsed)
+    print(table, end="")
+    (out / "bench.md").write_text(table)
+    (out / "bench.json").write_text(json.dumps(
+        {"cycles": args.cycles, "runs": args.runs, "modes": {str(k): v for k, v in figures.items()}, "peers": peers,
+         "replay": replay, "memory": memory, "builds": builds, "seconds": elapsed}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+#include "speed.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "arg_reader.h"
+#include "credit_loop_model.h"
+#include "dut_library.h"
+#include "link_run.h"
+#include "stimulus.h"
+
+namespace fs = std::filesystem;
+
+namespace creditloop {
+
+namespace {
+
+long peak_rss_kb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+// The checksum keeps the compiler from dropping a loop whose results nobody reads.
+uint64_t verilated_alone(LinkDut& dut, const RunSpec& spec) {
+    Stimulus stimulus(spec.stimulus, spec.config.payload_bits);
+    Observation o;
+    uint64_t sends = 0;
+    dut.reset();
+    for (uint64_t cycle = 0; cycle < spec.cycles; ++cycle) {
+        dut.step(stimulus.next(), o);
+        stimulus.accepted(o.send);
+        sends += o.send;
+    }
+    return sends;
+}
+
+uint64_t model_alone(const RunSpec& spec) {
+    Stimulus stimulus(spec.stimulus, spec.config.payload_bits);
+    CreditLoopModel model(spec.config);
+    uint64_t sends = 0;
+    for (uint64_t cycle = 0; cycle < spec.cycles; ++cycle) {
+        const Observation& o = model.evaluate(stimulus.next());
+        stimulus.accepted(o.send);
+        sends += o.send;
+        model.update();
+    }
+    return sends;
+}
+
+}  // namespace
+
+int run_speed(const std::vector<std::string>& args) {
+    ParseError error;
+    ArgReader r(args, error);
+    std::string mode = "harness";
+    RunSpec spec;
+    spec.cycles = 10000000;
+    uint64_t fail_at = 1000000;
+    std::string waves = "build/bench/replay.vcd";
+    long long v = 0;
+    bool ok = true;
+    while (ok && !r.done()) {
+        const std::string opt = r.option();
+        if (opt == "--mode") ok = r.value(opt, mode);
+        else if (opt == "--L") ok = r.integer(opt, 1, kMaxStages, v, "") && (spec.config.stages = int(v), true);
+        else if (opt == "--B") ok = r.integer(opt, 1, kMaxBufferSlots, v, "") && (spec.config.buffer_slots = int(v), true);
+        else if (opt == "--K") ok = r.integer(opt, 1, kMaxBufferSlots, v, "") && (spec.config.batch = int(v), true);
+        else if (opt == "--cycles") ok = r.integer(opt, 1, 100000000000LL, v, "") && (spec.cycles = uint64_t(v), true);
+        else if (opt == "--fail-at") ok = r.integer(opt, 0, 100000000000LL, v, "") && (fail_at = uint64_t(v), true);
+        else if (opt == "--waves") ok = r.value(opt, waves);
+        else ok = r.fail("unknown option '" + opt + "' for 'creditloop speed': see tb/speed.h");
+    }
+    if (ok && mode != "verilated" && mode != "harness" && mode != "model" && mode != "replay")
+        ok = r.fail("--mode " + mode + " is not a mode: allowed verilated, harness, model, replay");
+    if (ok) {
+        if (auto problem = validate(spec)) ok = r.fail(*problem);
+    }
+    if (!ok) {
+        std::cerr << "creditloop: " << error.message << "\n";
+        return 2;
+    }
+
+    std::unique_ptr<DutLibrary> library;
+    std::unique_ptr<LinkDut> dut;
+    if (mode != "model") {
+        std::string load_error;
+        library = DutLibrary::load(spec.config, DutSources::from_environment(), load_error);
+        if (!library) {
+            std::cerr << "creditloop: " << load_error << "\n";
+            return 3;
+        }
+        dut = library->create();
+    }
+    RunOptions options;
+    if (mode == "replay") {
+        spec.stimulus.reset_tx_at = fail_at;   // conservation.one_sided_reset fires in that cycle
+        options.trace_path = waves;
+        options.trace_from = fail_at > 200 ? fail_at - 200 : 0;
+        options.stop_after_violation = 20;
+        std::error_code ec;
+        if (fs::path(waves).has_parent_path()) fs::create_directories(fs::path(waves).parent_path(), ec);
+    }
+
+    const auto start = std::chrono::steady_clock::now();
+    uint64_t sends = 0;
+    uint64_t cycles = spec.cycles;
+    bool passed = true;
+    if (mode == "verilated") {
+        sends = verilated_alone(*dut, spec);
+    } else if (mode == "model") {
+        sends = model_alone(spec);
+    } else {
+        const RunResult result = run_link(dut.get(), spec, options);
+        sends = result.window_sends;
+        cycles = result.cycles;
+        passed = result.passed;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "{\"mode\": \"" << mode << "\", \"config\": \"" << spec.config.key() << "\", \"cycles\": " << cycles
+              << ", \"seconds\": " << seconds << ", \"cycles_per_s\": " << (seconds > 0 ? cycles / seconds : 0.0)
+              << ", \"sends\": " << sends << ", \"passed\": " << (passed ? "true" : "false")
+              << ", \"max_rss_kb\": " << peak_rss_kb() << "}\n";
+    return 0;
+}
+
+}  // namespace creditloop

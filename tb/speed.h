@@ -1,0 +1,18 @@
+// creditloop speed: one timed run for the bench (scripts/bench.py, make bench). Modes:
+//   verilated  the verilated link alone: stimulus in, ports out, no model, no checks
+//   harness    the full harness: run_link() with the lockstep model and every scoreboard
+//   model      the golden model alone: stimulus in, evaluate() / update(), no checks
+//   replay     a failing run replayed with waves around its first violation, as make sim does
+//              (a sender reset alone at cycle --fail-at, 200 cycles of waves before, 20 after)
+// It prints one JSON object: the mode, the cycles, the seconds of the timed loop (plugin loading
+// and building excluded) and the process's peak resident memory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace creditloop {
+
+int run_speed(const std::vector<std::string>& args);
+
+}  // namespace creditloop
