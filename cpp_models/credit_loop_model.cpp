@@ -1,6 +1,7 @@
 #include "credit_loop_model.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace creditloop {
 
@@ -32,7 +33,7 @@ void CreditLoopModel::reset() {
     waiting_ = 0;
     batch_age_ = 0;
     free_run_ = 0;
-    obs_ = Observation{};
+    std::memset(&obs_, 0, sizeof obs_);   // padding too: lockstep compares the bytes first
     last_stage_ = static_cast<uint32_t>(config_.stages - 1);
     last_ret_stage_ = static_cast<uint32_t>(ret_.size() - 1);
 }
