@@ -2,6 +2,8 @@
 //   verilated  the verilated link alone: stimulus in, ports out, no model, no checks
 //   harness    the full harness: run_link() with the lockstep model and every scoreboard
 //   model      the golden model alone: stimulus in, evaluate() / update(), no checks
+//   seed001-cpp  seed 001's Python model transliterated to C++ (no data, no observation): what
+//              the language alone gives, beside the golden model
 //   replay     a failing run replayed with waves around its first violation, as make sim does
 //              (a sender reset alone at cycle --fail-at, 200 cycles of waves before, 20 after)
 // It prints one JSON object: the mode, the cycles, the seconds of the timed loop (plugin loading

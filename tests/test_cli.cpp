@@ -79,7 +79,10 @@ TEST_CASE("the CLI exits 2 with one error line and writes nothing on bad input",
     const fs::path waves = fs::temp_directory_path() / "creditloop_bad_input.vcd";
     fs::remove(waves);
     for (const std::string args : {"run --B 0", "run --L 0", "run --K 13 --B 12", "run --cycles 10",
-                                   "run --drain-every 0", "run --bogus", "frobnicate", "regress --bogus"}) {
+                                   "run --drain-every 0", "run --bogus", "frobnicate", "regress --bogus",
+                                   "run --reverse-load 1", "run --policy lazy", "run --low 3",
+                                   "run --policy each --K 4", "run --systemc --model", "policies --loads 2",
+                                   "speed --mode turbo", "speed --cycles 0"}) {
         const Outcome o = cli(args + " --waves " + waves.string());
         INFO(args << " -> " << o.err);
         CHECK(o.exit_code == 2);
@@ -109,4 +112,18 @@ TEST_CASE("the CLI never overwrites a waves file it was not asked to", "[cli][bi
     CHECK(o.err.find("--force") != std::string::npos);
     CHECK(creditloop::testing::slurp(waves.string()) == "precious");
     fs::remove(waves);
+}
+
+TEST_CASE("creditloop speed's loops run the cycles they are timed on", "[cli][binary][bench]") {
+    // Every mode must do the work it is timed for: at L = 4, B = 12 (full rate) every cycle sends,
+    // and seed 001's model in C++ sends B flits per round trip of 10 with B = 4 (seed 001's 0.400).
+    for (const std::string mode : {"verilated", "model", "seed001-cpp"}) {
+        const Outcome o = cli("speed --mode " + mode + " --cycles 100000");
+        INFO(mode << ": " << o.out << o.err);
+        CHECK(o.exit_code == 0);
+        CHECK(o.out.find("\"sends\": 100000,") != std::string::npos);
+    }
+    const Outcome small = cli("speed --mode seed001-cpp --B 4 --cycles 100000");
+    INFO(small.out);
+    CHECK(small.out.find("\"sends\": 40000,") != std::string::npos);
 }
