@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "observation.h"
@@ -26,7 +27,8 @@ class LockstepScoreboard : public Scoreboard {
 public:
     const char* name() const override { return "lockstep"; }
     void expect(const Observation& model) {
-        model_ = model;
+        // The bytes, padding included, so that equal observations compare equal with memcmp.
+        std::memcpy(static_cast<void*>(&model_), &model, sizeof model_);
         have_model_ = true;
     }
     void step(const Observation& rtl) override;

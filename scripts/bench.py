@@ -64,42 +64,41 @@ def median_rate(rates):
     return statistics.median(rates)
 
 
-def measure_modes(cli, build, cycles, runs):
-    """{K: {mode: [cycles/s, ...]}} for verilated, harness, model and systemc."""
-    figures = {}
-    env = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
+SC_ENV = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
+
+
+def systemc_harness(cli, build, k):
+    """Build (or find) the SystemC harness of K; its path. Not timed."""
+    subprocess.run([cli, "run", "--systemc", "--L", str(STAGES), "--B", str(BUFFER), "--K", str(k),
+                    "--cycles", "1000"], capture_output=True, check=False, env=SC_ENV)
+    systemc = build / "duts" / f"{key(k)}_sc" / "creditloop_sc"
+    if not systemc.exists():
+        raise SystemExit(f"bench: the SystemC harness for {key(k)} did not build: "
+                         f"run 'build/creditloop run --systemc --K {k}' to see why")
+    return systemc
+
+
+def measure_round(cli, harnesses, cycles, figures):
+    """One run of every mode of creditloop, appended to figures[K][mode]."""
     for k in BATCHES:
-        progress(f"K = {k}: building or loading the plugin and the SystemC harness (not timed)")
-        speed(cli, "verilated", k, 1000)
-        subprocess.run([cli, "run", "--systemc", "--L", str(STAGES), "--B", str(BUFFER), "--K", str(k),
-                        "--cycles", "1000"], capture_output=True, check=False, env=env)
-        systemc = build / "duts" / f"{key(k)}_sc" / "creditloop_sc"
-        if not systemc.exists():
-            raise SystemExit(f"bench: the SystemC harness for {key(k)} did not build: "
-                             f"run 'build/creditloop run --systemc --K {k}' to see why")
-        rates = {mode: [] for mode in ("verilated", "harness", "model", "systemc")}
-        for run in range(runs):
-            progress(f"K = {k}: run {run + 1} of {runs}")
-            for mode in ("verilated", "harness", "model"):
-                rates[mode].append(speed(cli, mode, k, cycles)["cycles_per_s"])
-            # The SystemC harness is its own process: its wall time includes SystemC's start-up
-            # (tens of milliseconds against seconds of simulation).
-            data, seconds = run_json([str(systemc), "run", "--L", str(STAGES), "--B", str(BUFFER), "--K", str(k),
-                                      "--cycles", str(cycles), "--json"], env=env)
-            if data.get("source") != "systemc" or not data.get("passed"):
-                raise SystemExit(f"bench: the SystemC run of {key(k)} did not pass")
-            rates["systemc"].append(cycles / seconds)
-        figures[k] = rates
+        for mode in ("verilated", "harness", "model"):
+            figures[k][mode].append(speed(cli, mode, k, cycles)["cycles_per_s"])
+        # The SystemC harness is its own process: its wall time includes SystemC's start-up
+        # (tens of milliseconds against seconds of simulation).
+        data, seconds = run_json([str(harnesses[k]), "run", "--L", str(STAGES), "--B", str(BUFFER), "--K", str(k),
+                                  "--cycles", str(cycles), "--json"], env=SC_ENV)
+        if data.get("source") != "systemc" or not data.get("passed"):
+            raise SystemExit(f"bench: the SystemC run of {key(k)} did not pass")
+        figures[k]["systemc"].append(cycles / seconds)
     # Seed 001's Python model transliterated to C++ (K = 1 only): the language's own speed-up,
     # beside the golden model's. Ten times the cycles: it is that much faster.
-    figures[1]["seed001-cpp"] = [speed(cli, "seed001-cpp", 1, cycles * 10)["cycles_per_s"] for _ in range(runs)]
-    return figures
+    figures[1]["seed001-cpp"].append(speed(cli, "seed001-cpp", 1, cycles * 10)["cycles_per_s"])
 
 
-def measure_peers(build, cycles, icarus_cycles, runs):
-    progress("peers: seed 001's testbench under Icarus and Verilator --timing, seed 001's Python model")
+def measure_peers(build, cycles, icarus_cycles):
+    """One run of each peer (peers.py builds them, untimed, then runs each once)."""
     argv = [sys.executable, str(ROOT / "scripts" / "bench" / "peers.py"), "--cycles", str(cycles),
-            "--icarus-cycles", str(icarus_cycles), "--runs", str(runs), "--build-dir", str(build / "bench" / "peers"),
+            "--icarus-cycles", str(icarus_cycles), "--runs", "1", "--build-dir", str(build / "bench" / "peers"),
             "--json"]
     out = subprocess.run(argv, capture_output=True, text=True)
     sys.stderr.write(out.stderr)
@@ -107,6 +106,32 @@ def measure_peers(build, cycles, icarus_cycles, runs):
         return json.loads(out.stdout)["peers"]
     except (ValueError, KeyError):
         raise SystemExit(f"bench: peers.py gave no figures (exit {out.returncode})")
+
+
+def measure_all(cli, build, cycles, icarus_cycles, runs):
+    """Rounds of every simulator in turn, so that a slow spell of the machine falls on all of
+    them and the ratios hold; the medians over the rounds."""
+    progress("building or loading the plugins and the SystemC harnesses (not timed)")
+    harnesses = {}
+    for k in BATCHES:
+        speed(cli, "verilated", k, 1000)
+        harnesses[k] = systemc_harness(cli, build, k)
+    figures = {k: {mode: [] for mode in ("verilated", "harness", "model", "systemc")} for k in BATCHES}
+    figures[1]["seed001-cpp"] = []
+    peers = {}
+    for round_ in range(runs):
+        progress(f"round {round_ + 1} of {runs}: creditloop's modes, then the peers")
+        measure_round(cli, harnesses, cycles, figures)
+        for peer, result in measure_peers(build, cycles, icarus_cycles).items():
+            entry = peers.setdefault(peer, dict(result, rates=[]))
+            if "median_cycles_per_s" in result:
+                entry["rates"].append(result["median_cycles_per_s"])
+            elif "error" in result:
+                entry["error"] = result["error"]
+    for entry in peers.values():
+        if entry["rates"]:
+            entry["median_cycles_per_s"] = statistics.median(entry["rates"])
+    return figures, peers
 
 
 def measure_replay(cli, build, runs, fail_at):
@@ -168,8 +193,8 @@ def verdict(ratio, target):
 def report(figures, peers, replay, memory, builds, args, elapsed):
     med = {k: {mode: median_rate(v) for mode, v in rates.items()} for k, rates in figures.items()}
     seed_cpp = med[1].pop("seed001-cpp")
-    lines = [f"creditloop bench: L = {STAGES}, B = {BUFFER}, {args.cycles:,} cycles per run, median of {args.runs} runs "
-             f"(cycles per second)", ""]
+    lines = [f"creditloop bench: L = {STAGES}, B = {BUFFER}, {args.cycles:,} cycles per run, median of {args.runs} rounds "
+             f"(each round runs every simulator once), cycles per second", ""]
     lines.append("| simulator | K = 1 | K = 8 |")
     lines.append("|---|---:|---:|")
     names = {"verilated": "verilated model alone (no model, no checks)",
@@ -249,8 +274,7 @@ def main(argv=None):
     cli = str(cli)
 
     start = time.perf_counter()
-    figures = measure_modes(cli, args.build, args.cycles, args.runs)
-    peers = measure_peers(args.build, args.cycles, args.icarus_cycles, args.runs)
+    figures, peers = measure_all(cli, args.build, args.cycles, args.icarus_cycles, args.runs)
     replay = measure_replay(cli, args.build, args.runs, args.fail_at)
     memory = measure_memory(cli, args.memory_cycles // 10, args.memory_cycles)
     builds = measure_builds(cli, args.build)

@@ -112,8 +112,8 @@ int run_command(const RunCommand& cmd) {
             SwappedBlock swapped;
             const std::string problem = swap_block(sources, block, file, cmd.spec.config.buffer_slots, swapped);
             if (!problem.empty()) return bad_input(problem);
-            if (swapped.single_credit_return && (cmd.spec.config.batch > 1 || cmd.spec.stimulus.flush_probability > 0))
-                return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1 and no --flush");
+            if (swapped.single_credit_return && returns_several_at_once(cmd.spec))
+                return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush and no --reverse-load");
         }
         std::string error;
         library = DutLibrary::load(cmd.spec.config, sources, error);

@@ -363,16 +363,17 @@ int run_regression(const RegressCommand& command, const std::string& program,
         single_credit_return = single_credit_return || swapped.single_credit_return;
     }
     if (single_credit_return) {
-        // A one-bit credit_return takes one credit per cycle: only K = 1 without flushes fits.
+        // A one-bit credit_return takes one credit per cycle: only K = 1 without flushes or a
+        // shared return path fits.
         std::vector<std::string> skipped;
         std::vector<RegressionCase> kept;
         for (auto& c : cases) {
-            if (c.spec.config.batch > 1 || c.spec.stimulus.flush_probability > 0) skipped.push_back(c.name);
+            if (returns_several_at_once(c.spec)) skipped.push_back(c.name);
             else kept.push_back(std::move(c));
         }
         cases = std::move(kept);
         std::cout << "creditloop regress: the counter's credit_return is one bit (one credit per cycle), so "
-                  << skipped.size() << " tests that return more at once (K > 1 or flush) are skipped:";
+                  << skipped.size() << " tests that return more at once (K > 1, flush or a shared return path) are skipped:";
         for (const auto& name : skipped) std::cout << " " << name;
         std::cout << "\n";
         if (cases.empty()) {
