@@ -10,7 +10,8 @@ CreditLoopModel::CreditLoopModel(const LinkConfig& config)
       fwd_(static_cast<size_t>(config.stages)),
       ret_(static_cast<size_t>(config.stages + config.sync_stages)),
       slots_(static_cast<size_t>(config.buffer_slots)),
-      freeing_(static_cast<size_t>(config.free_delay)) {
+      freeing_(static_cast<size_t>(config.free_delay)),
+      policy_active_(config.policy == ReturnPolicy::hybrid || config.flush_timeout != 0) {
     reset();
 }
 
@@ -74,7 +75,7 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     freed_ = freeing_.empty() ? o.pop : freeing_[oldest_freeing()] != 0;
     const uint32_t pending_total = pending_ + (freed_ ? 1u : 0u);
     const uint32_t batch = static_cast<uint32_t>(config_.batch);
-    o.policy_flush = in.flush || policy_flushes(in.return_busy);
+    o.policy_flush = in.flush || (policy_active_ && policy_flushes(in.return_busy));
     released_ = o.policy_flush ? pending_total : (pending_total >= batch ? batch : 0u);
     o.return_waiting = waiting_;
     o.credits_returned = in.return_busy ? 0u : waiting_ + released_;

@@ -60,6 +60,7 @@ private:
     uint32_t waiting_ = 0;           // return port: released credits waiting for a free slot
     uint32_t batch_age_ = 0;         // cycles the oldest pending credit has waited (timeout)
     uint32_t free_run_ = 0;          // cycles without reverse traffic before this one, up to IDLE - 1
+    bool policy_active_ = false;     // the hybrid or a timeout may flush (else only the input does)
 
     uint32_t oldest_freeing() const;   // ring index of the pop freed this cycle
     bool policy_flushes(bool return_busy) const;   // the timeout or the hybrid flushes this cycle

@@ -24,7 +24,7 @@
 
 namespace creditloop {
 
-class ConservationScoreboard : public Scoreboard {
+class ConservationScoreboard final : public Scoreboard {
 public:
     explicit ConservationScoreboard(const LinkConfig& config);
 

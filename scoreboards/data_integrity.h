@@ -28,7 +28,7 @@
 
 namespace creditloop {
 
-class DataIntegrityScoreboard : public Scoreboard {
+class DataIntegrityScoreboard final : public Scoreboard {
 public:
     DataIntegrityScoreboard();                                  // full 32-bit payloads
     explicit DataIntegrityScoreboard(const LinkConfig& config); // payloads masked to W bits

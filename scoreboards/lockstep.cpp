@@ -23,12 +23,25 @@ std::string cycles_after(uint64_t count) {
     return std::to_string(count) + (count == 1 ? " cycle after" : " cycles after");
 }
 
+// memcmp of two observations, inline: a libc call per cycle is a few percent of a run.
+bool same_bytes(const Observation& a, const Observation& b) {
+    static_assert(sizeof(Observation) % sizeof(uint64_t) == 0, "Observation is a whole number of words");
+    uint64_t differ = 0;
+    for (size_t i = 0; i < sizeof(Observation); i += sizeof(uint64_t)) {
+        uint64_t x, y;
+        std::memcpy(&x, reinterpret_cast<const char*>(&a) + i, sizeof x);
+        std::memcpy(&y, reinterpret_cast<const char*>(&b) + i, sizeof y);
+        differ |= x ^ y;
+    }
+    return differ == 0;
+}
+
 }  // namespace
 
 uint32_t differing_signals(const Observation& a, const Observation& b) {
     // The common case, every cycle of a passing run: the bytes are equal. Padding bytes may
     // differ even then, so a difference falls through to the field-by-field compare.
-    if (std::memcmp(&a, &b, sizeof a) == 0) return 0;
+    if (same_bytes(a, b)) return 0;
     uint32_t d = 0;
     d |= (a.want_send != b.want_send) ? bit(Signal::want_send) : 0u;
     d |= (a.drain != b.drain) ? bit(Signal::drain) : 0u;

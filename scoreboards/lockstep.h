@@ -23,7 +23,7 @@ namespace creditloop {
 // path is sixteen compares and no branches.
 uint32_t differing_signals(const Observation& a, const Observation& b);
 
-class LockstepScoreboard : public Scoreboard {
+class LockstepScoreboard final : public Scoreboard {
 public:
     const char* name() const override { return "lockstep"; }
     void expect(const Observation& model) {

@@ -44,7 +44,7 @@ struct SizingSpec {
     bool drain_every_cycle = true;    // the consumer drains every cycle: the loop must be 2L + 2
 };
 
-class SizingScoreboard : public Scoreboard {
+class SizingScoreboard final : public Scoreboard {
 public:
     explicit SizingScoreboard(const SizingSpec& spec);
 
