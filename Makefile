@@ -32,7 +32,7 @@ endif
 all: build
 
 help:
-	@sed -n '2,15p' Makefile
+	@sed -n '2,14p' Makefile
 
 deps:
 	@scripts/install-deps.sh
