@@ -34,7 +34,7 @@ void CreditLoopModel::reset() {
     waiting_ = 0;
     batch_age_ = 0;
     free_run_ = 0;
-    std::memset(&obs_, 0, sizeof obs_);   // padding too: lockstep compares the bytes first
+    std::memset(static_cast<void*>(&obs_), 0, sizeof obs_);   // padding too: lockstep compares the bytes first
     last_stage_ = static_cast<uint32_t>(config_.stages - 1);
     last_ret_stage_ = static_cast<uint32_t>(ret_.size() - 1);
 }
@@ -44,6 +44,7 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
     uint32_t last = ring_head_ + last_stage_;
     if (last >= stages) last -= stages;
+    last_fwd_ = last;   // update() commits with the same stage
 
     Observation& o = obs_;
     o.cycle = cycle_;
@@ -106,10 +107,8 @@ uint32_t CreditLoopModel::oldest_freeing() const {
 
 void CreditLoopModel::update() {
     const Observation& o = obs_;
-    const uint32_t stages = static_cast<uint32_t>(config_.stages);
     const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
-    uint32_t last = ring_head_ + last_stage_;
-    if (last >= stages) last -= stages;
+    const uint32_t last = last_fwd_;
     const FwdStage arriving = fwd_[last];
 
     // Sender: one update, credits - send + returned.
@@ -134,11 +133,13 @@ void CreditLoopModel::update() {
 
     // Return logic: the batch, the timeout's age of its oldest credit, the port, the idle run.
     pending_ = pending_ + (freed_ ? 1u : 0u) - released_;
-    const uint32_t timeout = static_cast<uint32_t>(config_.flush_timeout);
-    batch_age_ = pending_ == 0 ? 0u : std::min(batch_age_ + 1, timeout + 1);
     waiting_ = waiting_ + released_ - o.credits_returned;
-    const uint32_t idle_run = static_cast<uint32_t>(config_.idle_cycles - 1);
-    free_run_ = o.return_busy ? 0u : std::min(free_run_ + 1, idle_run);
+    if (policy_active_) {
+        const uint32_t timeout = static_cast<uint32_t>(config_.flush_timeout);
+        batch_age_ = pending_ == 0 ? 0u : std::min(batch_age_ + 1, timeout + 1);
+        const uint32_t idle_run = static_cast<uint32_t>(config_.idle_cycles - 1);
+        free_run_ = o.return_busy ? 0u : std::min(free_run_ + 1, idle_run);
+    }
 
     // Both pipelines shift: the last stage leaves, the new value enters stage 0. With a ring
     // that is one step of the head backwards onto the slot the last stage vacated.

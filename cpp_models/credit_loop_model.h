@@ -70,6 +70,7 @@ private:
     bool freed_ = false;             // a slot is freed this cycle (the pop, or a late one)
     uint32_t released_ = 0;          // credits the batch lets go this cycle, into the port
     uint32_t last_stage_ = 0;
+    uint32_t last_fwd_ = 0;          // this cycle's last forward stage (ring index), for update()
     uint32_t last_ret_stage_ = 0;
 };
 

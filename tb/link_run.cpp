@@ -92,7 +92,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
 
     if (dut) dut->reset();
     Observation rtl_obs;
-    std::memset(&rtl_obs, 0, sizeof rtl_obs);   // padding too: lockstep compares the bytes first
+    std::memset(static_cast<void*>(&rtl_obs), 0, sizeof rtl_obs);   // padding too: lockstep compares the bytes first
     uint64_t model_window_sends = 0;
     uint64_t first_round_trip_sends = 0;
     const uint64_t round_trip = static_cast<uint64_t>(round_trip_cycles(spec.config));
