@@ -42,6 +42,8 @@ const char* const kSweepUsage =
     "  --K LIST           return batch, one curve each (default 1; points with B < K are skipped)\n"
     "  --drain-every LIST consumer drains when cycle % N == 0, one curve each (1..1000000, default 1)\n"
     "  --cycles N         cycles per point (default 6000; throughput = sends in the second half / its length)\n"
+    "  --sync N           synchroniser stages on the return path, every point (0..64, default 0)\n"
+    "  --free-delay N     cycles from pop to the slot being freed, every point (0..64, default 0)\n"
     "  --rtl-grid LIST    B values also run on the RTL, for every curve (default: per curve, the\n"
     "                     smallest and largest B and the knee - 1, knee, knee + 1, where the knee is\n"
     "                     RTT + K - 1, divided by the drain period)\n"
@@ -66,8 +68,13 @@ constexpr int kMaxJobs = 64;
 constexpr size_t kTableColumns = 16;        // B values per block of the text table
 
 const char* const kOptions =
-    "--preset, --L, --B, --K, --drain-every, --cycles, --rtl-grid, --no-rtl, --mutant, --out, --force, --jobs, "
+    "--preset, --L, --B, --K, --drain-every, --cycles, --sync, --free-delay, --rtl-grid, --no-rtl, --mutant, --out, --force, --jobs, "
     "--no-progress, --log-level";
+
+// The round trip of a curve's link: 2L + 2 + SYNC + FREE_DELAY.
+int curve_round_trip(const SweepCurve& curve) {
+    return round_trip_cycles(curve.stages, curve.sync_stages) + curve.free_delay;
+}
 
 // "4", "1,4,8", "4..18", "1..8,12" -> sorted, without repeats. One error line naming the option.
 bool parse_list(const std::string& option, const std::string& text, int lo, int hi, std::vector<int>& out,
@@ -294,7 +301,8 @@ std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::
     help = false;
     static const std::set<std::string> kFlags = {"--no-rtl", "--force", "--no-progress", "--help", "-h"};
     static const std::set<std::string> kValued = {"--preset", "--L", "--B", "--K", "--drain-every", "--cycles",
-                                                  "--rtl-grid", "--mutant", "--out", "--jobs", "--log-level"};
+                                                  "--rtl-grid", "--mutant", "--out", "--jobs", "--log-level",
+                                                  "--sync", "--free-delay"};
     std::vector<std::pair<std::string, std::string>> options;
     std::string preset;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -346,7 +354,17 @@ std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::
         else if (name == "--K") ok = parse_list(name, value, 1, kMaxBufferSlots, spec.batches, error);
         else if (name == "--drain-every")
             ok = parse_list(name, value, 1, kMaxDrainPeriod, spec.drain_periods, error);
-        else if (name == "--rtl-grid") {
+        else if (name == "--sync" || name == "--free-delay") {
+            std::vector<int> one;
+            const int most = name == "--sync" ? kMaxSyncStages : kMaxFreeDelay;
+            ok = parse_list(name, value, 0, most, one, error);
+            if (ok && one.size() != 1) {
+                error = name + " " + value + " is not one number: allowed 0.." + std::to_string(most) +
+                        " (it applies to every point)";
+                ok = false;
+            }
+            if (ok) (name == "--sync" ? spec.sync_stages : spec.free_delay) = one.front();
+        } else if (name == "--rtl-grid") {
             std::vector<int> grid;
             ok = parse_list(name, value, 1, kMaxBufferSlots, grid, error);
             spec.rtl_grid = grid;
@@ -400,7 +418,7 @@ std::vector<int> default_rtl_grid(const SweepCurve& curve, const std::vector<int
     for (int b : buffers)
         if (b >= curve.batch) swept.push_back(b);
     if (swept.empty()) return {};
-    const int loop = full_rate_buffer(round_trip_cycles(curve.stages), curve.batch);
+    const int loop = full_rate_buffer(curve_round_trip(curve), curve.batch);
     const int knee = (loop + curve.drain_every - 1) / curve.drain_every;
     std::set<int> wanted = {swept.front(), knee - 1, knee, knee + 1, swept.back()};
     std::vector<int> grid;
@@ -437,6 +455,8 @@ std::string plan_sweep(const SweepSpec& spec, SweepResult& plan) {
                 curve.stages = stages;
                 curve.batch = batch;
                 curve.drain_every = period;
+                curve.sync_stages = spec.sync_stages;
+                curve.free_delay = spec.free_delay;
                 curve.label = "L=" + std::to_string(stages);
                 if (label_batch) curve.label += " K=" + std::to_string(batch);
                 if (label_drain) curve.label += " drain every " + std::to_string(period);
@@ -454,6 +474,8 @@ std::string plan_sweep(const SweepSpec& spec, SweepResult& plan) {
                     point.spec.config.buffer_slots = b;
                     point.spec.config.batch = batch;
                     point.spec.config.payload_bits = 32;
+                    point.spec.config.sync_stages = spec.sync_stages;
+                    point.spec.config.free_delay = spec.free_delay;
                     point.spec.cycles = spec.cycles;
                     point.spec.stimulus.drain.kind = DrainKind::every_nth;
                     point.spec.stimulus.drain.period = period;
@@ -469,10 +491,10 @@ std::string plan_sweep(const SweepSpec& spec, SweepResult& plan) {
 std::string sweep_csv(const SweepResult& result) {
     std::ostringstream csv;
     csv << "L,B,K,drain_every,cycles,rtt,full_rate_buffer,window_cycles,sends_model,throughput_model,sends_rtl,"
-           "throughput_rtl,rtl_passed,bound_min_1_B_over_rtt,drain_cap,bound,batched_estimate\n";
+           "throughput_rtl,rtl_passed,bound_min_1_B_over_rtt,drain_cap,bound,batched_estimate,sync,free_delay\n";
     for (const auto& p : result.points) {
         const SweepCurve& c = result.curves[p.curve];
-        const int rtt = round_trip_cycles(c.stages);
+        const int rtt = curve_round_trip(c);
         const double drain = 1.0 / c.drain_every;
         csv << c.stages << "," << p.buffer << "," << c.batch << "," << c.drain_every << "," << p.spec.cycles << ","
             << rtt << "," << full_rate_buffer(rtt, c.batch) << "," << p.window_cycles << "," << p.model_sends << ","
@@ -483,7 +505,8 @@ std::string sweep_csv(const SweepResult& result) {
             csv << ",,";
         csv << "," << fixed6(throughput_bound(p.buffer, rtt)) << "," << fixed6(drain) << ","
             << fixed6(throughput_bound(p.buffer, rtt, drain)) << ","
-            << fixed6(batched_throughput_estimate(p.buffer, rtt, c.batch)) << "\n";
+            << fixed6(batched_throughput_estimate(p.buffer, rtt, c.batch)) << "," << c.sync_stages << ","
+            << c.free_delay << "\n";
     }
     return csv.str();
 }
@@ -536,7 +559,10 @@ std::string sweep_table(const SweepSpec& spec, const SweepResult& result) {
     }
 
     std::ostringstream table;
-    table << "throughput (flits per cycle) by buffer depth B; RTT = 2L + 2; " << spec.cycles
+    table << "throughput (flits per cycle) by buffer depth B; RTT = 2L + 2"
+          << (spec.sync_stages ? " + SYNC (" + std::to_string(spec.sync_stages) + ")" : std::string())
+          << (spec.free_delay ? " + FREE_DELAY (" + std::to_string(spec.free_delay) + ")" : std::string()) << "; "
+          << spec.cycles
           << " cycles, sends counted in the second half";
     if (any_checked) table << "; * = run on the RTL too, equal to the model";
     if (any_failed) table << "; ! = fails (see below)";
@@ -563,7 +589,7 @@ std::string sweep_table(const SweepSpec& spec, const SweepResult& result) {
                       << (!p.problem().empty() ? "!" : p.rtl_checked ? "*" : " ");
             }
             if (last == buffers.size()) {
-                const int rtt = round_trip_cycles(curve.stages);
+                const int rtt = curve_round_trip(curve);
                 table << " (RTT " << rtt;
                 if (curve.batch > 1) table << ", full rate needs B >= RTT + K - 1 = " << full_rate_buffer(rtt, curve.batch);
                 if (curve.drain_every > 1) table << ", drain cap " << three_decimals(1.0 / curve.drain_every);
@@ -591,7 +617,12 @@ std::string sweep_svg(const SweepSpec& spec, const SweepResult& result) {
     plot.subtitle = "golden model, saturating sender, " + std::to_string(spec.cycles) +
                     " cycles; throughput = sends in cycles " + std::to_string(window_start) + ".." +
                     std::to_string(spec.cycles - 1) + " / " + std::to_string(spec.cycles - window_start) +
-                    "; dashed: min(1, B / RTT), RTT = 2L + 2";
+                    "; dashed: min(1, B / RTT), RTT = 2L + 2" + (spec.sync_stages ? " + SYNC" : "") +
+                    (spec.free_delay ? " + FREE_DELAY" : "") +
+                    (spec.sync_stages || spec.free_delay
+                         ? " (SYNC = " + std::to_string(spec.sync_stages) + ", FREE_DELAY = " +
+                               std::to_string(spec.free_delay) + ")"
+                         : std::string());
     plot.x_label = "receiver buffer B (slots = credits)";
     plot.y_label = "steady throughput (flits per cycle)";
     plot.checked_legend = "also run on the RTL: equal to the model";
@@ -638,7 +669,7 @@ std::string sweep_svg(const SweepSpec& spec, const SweepResult& result) {
     }
     bool first_bound = true;
     for (const auto& [stages, color] : stage_color) {
-        const int rtt = round_trip_cycles(stages);
+        const int rtt = round_trip_cycles(stages, spec.sync_stages) + spec.free_delay;
         PlotGuide bound;
         bound.label = "min(1, B / RTT), L=" + std::to_string(stages) + " (RTT " + std::to_string(rtt) + ")";
         if (stage_color.size() > 1) {

@@ -30,6 +30,8 @@ struct SweepSpec {
     std::vector<int> batches = {1};       // K: one curve each
     std::vector<int> drain_periods = {1}; // drain every N cycles: one curve each
     uint64_t cycles = 6000;               // the seeds' run; window = the second half
+    int sync_stages = 0;                  // SYNC, the same for every point (a late return)
+    int free_delay = 0;                   // FREE_DELAY, likewise
     bool rtl = true;                      // cross-check on the RTL grid
     std::optional<std::vector<int>> rtl_grid;   // B values; none: a handful per curve
     std::string mutant;                   // a buggy variant from rtl/mutants/ as the RTL (it must fail)
@@ -45,6 +47,8 @@ struct SweepCurve {
     int stages = 4;
     int batch = 1;
     int drain_every = 1;
+    int sync_stages = 0;
+    int free_delay = 0;
     std::string label;                    // "L=4", "L=4 K=8", "L=4 drain/2": what varies
 };
 

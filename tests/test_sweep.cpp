@@ -361,3 +361,25 @@ TEST_CASE("sweep fails and names the point where the RTL disagrees with the mode
     CHECK(row.at("rtl_passed") == "false");
     CHECK(row.at("sends_rtl") != row.at("sends_model"));
 }
+
+TEST_CASE("sweep moves the knee by the late-return cycles, on the model and the RTL", "[sweep][late-return][rtl]") {
+    // L = 4 with SYNC = 2 and FREE_DELAY = 1: RTT = 13, so the throughput is min(1, B / 13) and
+    // the knee, where it first reaches 1, is B = 13.
+    std::ostringstream out, err;
+    const fs::path dir = fs::temp_directory_path() / "creditloop_sweep_late";
+    fs::remove_all(dir);
+    const int code = run_sweep({"--L", "4", "--B", "4..16", "--sync", "2", "--free-delay", "1", "--out", dir.string(),
+                                "--no-progress"},
+                               "creditloop", out, err);
+    INFO(out.str() << err.str());
+    CHECK(code == 0);
+    CHECK(out.str().find("(RTT 13; 1.000 from B = 13)") != std::string::npos);
+    const std::string csv = creditloop::testing::slurp((dir / "sweep.csv").string());
+    for (int b = 4; b <= 16; ++b) {
+        INFO("B = " << b);
+        // L,B,K,drain,cycles,rtt: every row carries RTT 13 and the closed-form bound.
+        CHECK(csv.find("\n4," + std::to_string(b) + ",1,1,6000,13,") != std::string::npos);
+    }
+    CHECK(csv.find(",2,1\n") != std::string::npos);   // the sync and free_delay columns
+    fs::remove_all(dir);
+}
