@@ -60,10 +60,6 @@ def speed(cli, mode, k, cycles, extra=(), env=None):
     return data
 
 
-def median_rate(rates):
-    return statistics.median(rates)
-
-
 SC_ENV = dict(os.environ, SC_COPYRIGHT_MESSAGE="DISABLE")
 
 
@@ -191,7 +187,7 @@ def verdict(ratio, target):
 
 
 def report(figures, peers, replay, memory, builds, args, elapsed):
-    med = {k: {mode: median_rate(v) for mode, v in rates.items()} for k, rates in figures.items()}
+    med = {k: {mode: statistics.median(v) for mode, v in rates.items()} for k, rates in figures.items()}
     seed_cpp = med[1].pop("seed001-cpp")
     lines = [f"creditloop bench: L = {STAGES}, B = {BUFFER}, {args.cycles:,} cycles per run, median of {args.runs} rounds "
              f"(each round runs every simulator once), cycles per second", ""]

@@ -322,6 +322,21 @@ std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args
     return cmd;
 }
 
+std::optional<std::string> systemc_refuses(const RunCommand& cmd) {
+    if (cmd.model_only || !cmd.waves.empty() || !cmd.rtl_dir.empty() || !cmd.counter_file.empty() ||
+        !cmd.return_file.empty() || !cmd.mutant.empty())
+        return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --rtl, "
+                           "--counter, --return and --mutant (the C++ harness takes them)");
+    return std::nullopt;
+}
+
+std::vector<std::string> systemc_command(const std::string& harness, const RunSpec& spec) {
+    std::vector<std::string> argv = {harness, "run"};
+    std::istringstream words(run_arguments(spec));
+    for (std::string word; words >> word;) argv.push_back(word);
+    return argv;
+}
+
 std::string run_arguments(const RunSpec& spec) {
     std::ostringstream out;
     const LinkConfig& c = spec.config;

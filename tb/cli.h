@@ -51,6 +51,11 @@ std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args
 // The `creditloop run ...` arguments that reproduce `spec` exactly.
 std::string run_arguments(const RunSpec& spec);
 
+// The SystemC harness runs the checkout's RTL only: the options it cannot take, named, or nothing.
+std::optional<std::string> systemc_refuses(const RunCommand& cmd);
+// The command line that runs `spec` on the SystemC harness at `harness` (an executable).
+std::vector<std::string> systemc_command(const std::string& harness, const RunSpec& spec);
+
 extern const char* const kUsage;
 
 }  // namespace creditloop

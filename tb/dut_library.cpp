@@ -87,7 +87,7 @@ std::string stamp_of(const LinkConfig& config, const DutSources& sources,
         hash = fnv1a(read_file(core_library(sources)), hash);
     }
     const fs::path root(sources.source_root);
-    for (const char* file : {"tb/verilated_link.cpp", "tb/link_dut.h", "cpp_models/link_config.h",
+    for (const char* file : {"tb/verilated_link.cpp", "tb/link_dut.h", "tb/compiled_config.h", "cpp_models/link_config.h",
                              "cpp_models/link_inputs.h", "cpp_models/observation.h",
                              "cmake/dut/CMakeLists.txt"}) {
         hash = fnv1a(read_file((root / file).string()), hash);

@@ -14,7 +14,6 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,18 +53,14 @@ int bad_input(const std::string& message) {
 // `run --systemc`: build (or find) the SystemC harness for this configuration and hand the run
 // over to it; its output and exit code are the run's.
 int run_systemc(const RunCommand& cmd) {
-    if (cmd.model_only || !cmd.waves.empty() || !cmd.rtl_dir.empty() || !cmd.counter_file.empty() ||
-        !cmd.return_file.empty() || !cmd.mutant.empty())
-        return bad_input("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --rtl, --counter, --return and --mutant");
+    if (auto problem = systemc_refuses(cmd)) return bad_input(*problem);
     std::string error;
     const std::string harness = systemc_harness(cmd.spec.config, DutSources::from_environment(), error);
     if (harness.empty()) {
         std::cerr << "creditloop: " << error << "\n";
         return 3;
     }
-    std::vector<std::string> argv = {harness, "run"};
-    std::istringstream words(run_arguments(cmd.spec));
-    for (std::string word; words >> word;) argv.push_back(word);
+    std::vector<std::string> argv = systemc_command(harness, cmd.spec);
     if (cmd.json) argv.push_back("--json");
     argv.push_back("--log-level");
     argv.push_back(cmd.log_level);

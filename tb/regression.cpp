@@ -201,9 +201,7 @@ std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, 
     std::string error;
     const std::string harness = systemc_harness(c.spec.config, sources, error);
     if (harness.empty()) return error;
-    std::vector<std::string> argv = {harness, "run"};
-    std::istringstream words(run_arguments(c.spec));
-    for (std::string word; words >> word;) argv.push_back(word);
+    std::vector<std::string> argv = systemc_command(harness, c.spec);
     argv.push_back("--json");
     std::string json;
     const int status = capture(argv, json);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Vcredit_link.h"
+#include "compiled_config.h"
 #include "link_dut.h"
 
 #if CL_TRACE_FST
@@ -164,17 +165,7 @@ extern "C" {
 CREDITLOOP_EXPORT int creditloop_dut_abi_version() { return creditloop::kDutAbiVersion; }
 
 CREDITLOOP_EXPORT void creditloop_dut_describe(creditloop::LinkConfig* config, const char** trace_format) {
-    config->stages = CL_L;
-    config->buffer_slots = CL_B;
-    config->batch = CL_K;
-    config->payload_bits = CL_W;
-    config->sync_stages = CL_SYNC;
-    config->free_delay = CL_FREE_DELAY;
-    config->rtl_full_rate = CL_FULL_RATE != 0;
-    config->policy = static_cast<creditloop::ReturnPolicy>(CL_POLICY);
-    config->low_credits = CL_LOW;
-    config->idle_cycles = CL_IDLE;
-    config->flush_timeout = CL_TIMEOUT;
+    *config = creditloop::compiled_link_config();
     *trace_format = kTraceFormat;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "compiled_config.h"
 #include "log.h"
 #include "report.h"
 #include "systemc_link.h"
@@ -16,22 +17,6 @@
 using namespace creditloop;
 
 namespace {
-
-LinkConfig built_config() {
-    LinkConfig c;
-    c.stages = CL_L;
-    c.buffer_slots = CL_B;
-    c.batch = CL_K;
-    c.payload_bits = CL_W;
-    c.sync_stages = CL_SYNC;
-    c.free_delay = CL_FREE_DELAY;
-    c.rtl_full_rate = CL_FULL_RATE != 0;
-    c.policy = static_cast<ReturnPolicy>(CL_POLICY);
-    c.low_credits = CL_LOW;
-    c.idle_cycles = CL_IDLE;
-    c.flush_timeout = CL_TIMEOUT;
-    return c;
-}
 
 int bad_input(const std::string& message) {
     std::cerr << "creditloop_sc: " << message << "\n";
@@ -46,10 +31,8 @@ int sc_main(int argc, char** argv) {
     ParseError error;
     auto cmd = parse_run(args, error);
     if (!cmd) return bad_input(error.message);
-    if (cmd->model_only || !cmd->waves.empty() || !cmd->rtl_dir.empty() || !cmd->counter_file.empty() ||
-        !cmd->return_file.empty() || !cmd->mutant.empty())
-        return bad_input("--model, --waves, --rtl, --counter, --return and --mutant are the C++ harness's: drop them, or drop --systemc");
-    const LinkConfig built = built_config();
+    if (auto problem = systemc_refuses(*cmd)) return bad_input(*problem);
+    const LinkConfig built = compiled_link_config();
     if (!(built == cmd->spec.config))
         return bad_input("this SystemC harness was verilated for " + built.key() + ", not " + cmd->spec.config.key() +
                          ": run it through 'creditloop run --systemc', which builds the one you asked for");

@@ -1,0 +1,26 @@
+// The LinkConfig a verilated build was made for, from the CL_* definitions its CMake project
+// (cmake/dut) passes: the plugin describes itself with it, the SystemC harness checks its run
+// against it. Only those two builds include this header.
+#pragma once
+
+#include "link_config.h"
+
+namespace creditloop {
+
+inline LinkConfig compiled_link_config() {
+    LinkConfig c;
+    c.stages = CL_L;
+    c.buffer_slots = CL_B;
+    c.batch = CL_K;
+    c.payload_bits = CL_W;
+    c.sync_stages = CL_SYNC;
+    c.free_delay = CL_FREE_DELAY;
+    c.rtl_full_rate = CL_FULL_RATE != 0;
+    c.policy = static_cast<ReturnPolicy>(CL_POLICY);
+    c.low_credits = CL_LOW;
+    c.idle_cycles = CL_IDLE;
+    c.flush_timeout = CL_TIMEOUT;
+    return c;
+}
+
+}  // namespace creditloop
