@@ -3,7 +3,8 @@
 #                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST)
 #                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
 #                make sim DUT_COUNTER=<file.sv> DUT_RETURN=<file.sv>   your own blocks
-#   make test    Catch2 tests through CTest (ctest -L <tag> in build/ runs one tag)
+#   make test    every test through CTest: the regression, mutants, SystemC, Catch2 (ctest -L <tag>)
+#   make test-fast  the tests that need no verilation (model, scoreboards, CLI, bad input), < 30 s
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
 #   make policies the return-policy table: throughput and credit messages per flit under reverse load
 #   make bench   speed: harness, model, SystemC against Icarus, Verilator --timing, Python (< 5 min)
@@ -27,41 +28,54 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all build sim test mutants sweep policies bench lint deps clean help
+.PHONY: all configure build build-cli sim test test-fast timing mutants sweep policies bench lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,16p' Makefile
 
 deps:
 	@scripts/install-deps.sh
 
-# Install what is missing (asks for root), configure once, build incrementally.
-build:
+# Install what is missing (asks for root), configure once, build incrementally. The commands
+# that only run the CLI build only the CLI (build-cli); make test builds the tests too.
+configure:
 	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
 	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
-sim: build
+build-cli: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target creditloop
+
+sim: build-cli
 	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
 	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
 	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') $(waves_flags)
 
-sweep: build
+sweep: build-cli
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)
 
-bench: build
+bench: build-cli
 	python3 scripts/bench.py --build $(BUILD)
 
-policies: build
+policies: build-cli
 	$(BUILD)/creditloop policies --jobs $(JOBS)
 
-mutants: build
+mutants: build-cli
 	$(BUILD)/creditloop mutants --seed $(SEED) --jobs $(JOBS) --waves-dir waves/mutants
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L fast
+
+# The timing targets of issue 9 measured on a fresh clone in a temporary directory (a table).
+timing:
+	python3 scripts/timing.py
 
 lint:
 	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link rtl/*.sv

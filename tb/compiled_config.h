@@ -1,6 +1,6 @@
-// The LinkConfig a verilated build was made for, from the CL_* definitions its CMake project
-// (cmake/dut) passes: the plugin describes itself with it, the SystemC harness checks its run
-// against it. Only those two builds include this header.
+// The LinkConfig the SystemC harness was built for, from the CL_* definitions its CMake project
+// (cmake/dut) passes: the harness checks its run against it. (A plugin is a bank and describes
+// its instances from its generated bank_ports.h.) Only the SystemC build includes this header.
 #pragma once
 
 #include "link_config.h"

@@ -8,13 +8,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
+
+#include "dut_bank.h"
 
 #ifndef CREDITLOOP_SOURCE_DIR
 #define CREDITLOOP_SOURCE_DIR "."
@@ -75,31 +80,16 @@ std::string core_library(const DutSources& sources) {
     return (fs::path(sources.build_root) / "libcreditloop_core.a").string();
 }
 
-std::string artifact_name(const DutSources& sources) { return sources.systemc ? "creditloop_sc" : "dut.so"; }
-
-std::string stamp_of(const LinkConfig& config, const DutSources& sources,
-                     const std::vector<std::string>& rtl) {
-    uint64_t hash = fnv1a(config.key() + (sources.systemc ? "systemc" : sources.fst ? "fst" : "vcd"));
-    if (sources.systemc) {
-        // The harness links the main build's library: a change there relinks it.
-        for (const char* file : {"tb/systemc/sc_main.cpp", "tb/systemc/systemc_link.h"})
-            hash = fnv1a(read_file((fs::path(sources.source_root) / file).string()), hash);
-        hash = fnv1a(read_file(core_library(sources)), hash);
-    }
-    const fs::path root(sources.source_root);
-    for (const char* file : {"tb/verilated_link.cpp", "tb/link_dut.h", "tb/compiled_config.h", "cpp_models/link_config.h",
-                             "cpp_models/link_inputs.h", "cpp_models/observation.h",
-                             "cmake/dut/CMakeLists.txt"}) {
-        hash = fnv1a(read_file((root / file).string()), hash);
-    }
-    for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
+std::string hex(uint64_t value) {
     char text[32];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
     return text;
 }
 
-// Run argv with stdout and stderr appended to `log`; the exit status, or -1.
-int run_logged(const std::vector<std::string>& argv, const std::string& log) {
+// Run argv with stdout and stderr appended to `log`; the exit status, or -1. While it runs,
+// `status` hears the build's progress ("compiling: 40 %", from CMake's "[ 40%]" lines).
+int run_logged(const std::vector<std::string>& argv, const std::string& log, const BuildStatus& status = {},
+               const std::string& phase = "") {
     const pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
@@ -115,42 +105,64 @@ int run_logged(const std::vector<std::string>& argv, const std::string& log) {
         execvp(args[0], args.data());
         _exit(127);
     }
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    int status_code = 0;
+    for (;;) {
+        const pid_t done = waitpid(pid, &status_code, status ? WNOHANG : 0);
+        if (done == pid) break;
+        if (done < 0) return -1;
+        // The last "[ NN%]" of the log says how far the build is.
+        const std::string text = read_file(log);
+        const auto at = text.rfind("%]");
+        if (at != std::string::npos && at >= 3) {
+            const auto open = text.rfind('[', at);
+            if (open != std::string::npos) status(phase + ": " + text.substr(open + 1, at - open - 1) + " %");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return WIFEXITED(status_code) ? WEXITSTATUS(status_code) : -1;
 }
 
 // The first line of the build log that says what went wrong. A port the harness needs but the
-// RTL top lacks shows up as a C++ error on the verilated class; say it in RTL terms.
+// RTL top lacks shows up as a pin the generated bank cannot connect (or, for the SystemC
+// harness, as a C++ error on the verilated class); say it in RTL terms.
 std::string first_error_line(const std::string& log) {
     std::istringstream in(read_file(log));
     std::string line;
-    while (std::getline(in, line)) {
-        const auto member = line.find("has no member named");
-        if (member != std::string::npos && line.find("Vcredit_link") != std::string::npos) {
-            // g++ quotes the name as 'name' or with UTF-8 quotes; keep what lies between.
-            std::string rest = line.substr(member + 19);
-            std::string port;
-            bool inside = false;
-            for (size_t i = 0; i < rest.size(); ++i) {
-                const bool quote = rest[i] == '\'' || (static_cast<unsigned char>(rest[i]) == 0xe2 && i + 2 < rest.size());
-                if (quote) {
-                    if (inside) break;
-                    inside = true;
-                    if (rest[i] != '\'') i += 2;
-                    continue;
-                }
-                if (inside) port += rest[i];
+    const auto quoted_after = [](const std::string& rest) {
+        // g++ and Verilator quote a name as 'name' or with UTF-8 quotes; keep what lies between.
+        std::string name;
+        bool inside = false;
+        for (size_t i = 0; i < rest.size(); ++i) {
+            const bool quote = rest[i] == '\'' || (static_cast<unsigned char>(rest[i]) == 0xe2 && i + 2 < rest.size());
+            if (quote) {
+                if (inside) break;
+                inside = true;
+                if (rest[i] != '\'') i += 2;
+                continue;
             }
-            return "the RTL top credit_link has no port '" + port +
-                   "'; its ports must match rtl/credit_link.sv (see the README, 'Your own RTL')";
+            if (inside) name += rest[i];
         }
+        return name;
+    };
+    const auto no_port = [](const std::string& port) {
+        return "the RTL top credit_link has no port '" + port +
+               "'; its ports must match rtl/credit_link.sv (see the README, 'Your own RTL')";
+    };
+    while (std::getline(in, line)) {
+        const auto pin = line.find("Pin not found:");
+        if (pin != std::string::npos && line.rfind("%Error", 0) == 0) return no_port(quoted_after(line.substr(pin)));
+        const auto member = line.find("has no member named");
+        if (member != std::string::npos && line.find("Vcredit_link") != std::string::npos)
+            return no_port(quoted_after(line.substr(member + 19)));
         if (line.rfind("%Error", 0) == 0 || line.rfind("%Warning", 0) == 0 ||
             line.find("error:") != std::string::npos || line.find("CMake Error") != std::string::npos)
             return line;
     }
     return "";
 }
+
+// The port a "no port" error names, or "" when the error is about something else.
+bool missing_port(const std::string& error) { return error.find("has no port '") != std::string::npos; }
 
 class FileLock {
 public:
@@ -168,9 +180,23 @@ private:
     int fd_;
 };
 
-// Make sure the plugin for `config` exists and is current; "" or the error line.
-std::string ensure_built(const LinkConfig& config, const DutSources& sources) {
-    const fs::path dir = dut_directory(config, sources);
+// ---- the SystemC harness: one executable per configuration, as before banks
+
+std::string systemc_stamp(const LinkConfig& config, const DutSources& sources, const std::vector<std::string>& rtl) {
+    uint64_t hash = fnv1a(config.key() + "systemc");
+    const fs::path root(sources.source_root);
+    // The harness links the main build's library: a change there relinks it.
+    for (const char* file : {"tb/systemc/sc_main.cpp", "tb/systemc/systemc_link.h", "tb/link_dut.h",
+                             "tb/compiled_config.h", "cpp_models/link_config.h", "cpp_models/link_inputs.h",
+                             "cpp_models/observation.h", "cmake/dut/CMakeLists.txt"})
+        hash = fnv1a(read_file((root / file).string()), hash);
+    hash = fnv1a(read_file(core_library(sources)), hash);
+    for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
+    return hex(hash);
+}
+
+std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sources, const BuildStatus& status) {
+    const fs::path dir = systemc_directory(config, sources);
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return "cannot create " + dir.string() + ": " + ec.message();
@@ -181,15 +207,13 @@ std::string ensure_built(const LinkConfig& config, const DutSources& sources) {
     for (const auto& file : rtl) {
         if (!fs::exists(file)) return "RTL file " + file + " not found";
     }
-    if (!fs::exists(runtime_library(sources)))
-        return runtime_library(sources) + " not found: build the project first (make build)";
-    if (sources.systemc && !fs::exists(core_library(sources)))
+    if (!fs::exists(core_library(sources)))
         return core_library(sources) + " not found: build the project first (make build)";
 
-    const std::string stamp = stamp_of(config, sources, rtl);
+    const std::string stamp = systemc_stamp(config, sources, rtl);
     const fs::path stamp_file = dir / "stamp";
-    const fs::path plugin = dir / artifact_name(sources);
-    if (fs::exists(plugin) && read_file(stamp_file.string()) == stamp) return "";
+    const fs::path harness = dir / "creditloop_sc";
+    if (fs::exists(harness) && read_file(stamp_file.string()) == stamp) return "";
 
     fs::remove(stamp_file, ec);
     const std::string log = (dir / "build.log").string();
@@ -210,19 +234,249 @@ std::string ensure_built(const LinkConfig& config, const DutSources& sources) {
         "-DCL_LOW=" + std::to_string(config.low_credits),
         "-DCL_IDLE=" + std::to_string(config.idle_cycles),
         "-DCL_TIMEOUT=" + std::to_string(config.flush_timeout),
-        std::string("-DCL_TRACE_FST=") + (sources.fst ? "ON" : "OFF"),
         "-DCL_RTL_SOURCES=" + rtl_list,
         "-DCL_SOURCE_ROOT=" + sources.source_root,
-        "-DCL_RUNTIME_LIB=" + runtime_library(sources),
-        std::string("-DCL_SYSTEMC=") + (sources.systemc ? "ON" : "OFF"),
+        "-DCL_SYSTEMC=ON",
         "-DCL_CORE_LIB=" + core_library(sources)};
-    const std::string what = "verilating " + config.key() + (sources.systemc ? " for SystemC" : "") + " failed";
-    if (run_logged(configure, log) != 0)
-        return what + " (" + first_error_line(log) + "); full log: " + log;
-    if (run_logged({"cmake", "--build", dir.string(), "--", "-j2"}, log) != 0)
+    const std::string what = "verilating " + config.key() + " for SystemC failed";
+    const std::string phase = "SystemC " + config.key();
+    if (status) status(phase + ": configuring");
+    if (run_logged(configure, log) != 0) return what + " (" + first_error_line(log) + "); full log: " + log;
+    if (run_logged({"cmake", "--build", dir.string(), "--", "-j2"}, log, status, phase) != 0)
         return what + " (" + first_error_line(log) + "); full log: " + log;
     std::ofstream(stamp_file) << stamp;
     return "";
+}
+
+// ---- banks
+
+// The files whose contents every bank's plugin depends on besides the RTL: what it compiles
+// and what generates its sources.
+constexpr const char* kBankHarnessFiles[] = {"tb/verilated_link.cpp", "tb/link_dut.h", "tb/dut_bank.cpp",
+                                             "tb/dut_bank.h", "cpp_models/link_config.h",
+                                             "cpp_models/link_inputs.h", "cpp_models/observation.h",
+                                             "cmake/dut/CMakeLists.txt"};
+
+// An RTL set's stamp: its files and their contents, the harness sources, the trace format and
+// the optimisation; equal stamps build equal code.
+std::string variant_stamp(const std::vector<std::string>& rtl, bool fst, bool solo, const std::string& source_root) {
+    uint64_t hash = fnv1a(std::string(fst ? "fst" : "vcd") + (solo ? " solo" : ""));
+    for (const char* file : kBankHarnessFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
+    for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
+    return hex(hash);
+}
+
+std::string duts_root(const DutSources& sources) { return (fs::path(sources.build_root) / "duts").string(); }
+
+// A bank as its manifest describes it.
+struct Manifest {
+    bool fst = false;
+    bool solo = false;
+    struct Variant {
+        std::string stamp;
+        std::vector<std::string> files;
+    };
+    std::vector<Variant> variants;
+    struct Instance {
+        int variant = 0;
+        std::string key;
+    };
+    std::vector<Instance> instances;
+};
+
+constexpr const char* kManifest = "manifest.txt";
+
+std::string manifest_text(const Manifest& m) {
+    std::ostringstream out;
+    out << "creditloop-bank 1\nkind " << (m.fst ? "fst" : "vcd") << (m.solo ? " solo" : "") << "\n";
+    for (const auto& v : m.variants) {
+        out << "variant " << v.stamp << "\n";
+        for (const auto& f : v.files) out << "file " << f << "\n";
+    }
+    for (const auto& i : m.instances) out << "instance " << i.variant << " " << i.key << "\n";
+    return out.str();
+}
+
+std::optional<Manifest> read_manifest(const fs::path& dir) {
+    std::istringstream in(read_file((dir / kManifest).string()));
+    std::string line;
+    if (!std::getline(in, line) || line != "creditloop-bank 1") return std::nullopt;
+    Manifest m;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string word;
+        words >> word;
+        if (word == "kind") {
+            std::string format, solo;
+            words >> format >> solo;
+            m.fst = format == "fst";
+            m.solo = solo == "solo";
+        } else if (word == "variant") {
+            m.variants.emplace_back();
+            words >> m.variants.back().stamp;
+        } else if (word == "file" && !m.variants.empty()) {
+            m.variants.back().files.push_back(line.substr(5));
+        } else if (word == "instance") {
+            Manifest::Instance i;
+            words >> i.variant >> i.key;
+            m.instances.push_back(i);
+        }
+    }
+    return m;
+}
+
+struct Found {
+    std::string plugin;
+    int index = 0;
+};
+
+// A current bank that holds `config` of the RTL set with stamp `stamp`.
+std::optional<Found> find_in_banks(const std::string& root, const std::string& stamp, const std::string& key) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        if (!entry.is_directory() || entry.path().filename().string().rfind("bank_", 0) != 0) continue;
+        const auto m = read_manifest(entry.path());
+        if (!m || !fs::exists(entry.path() / "dut.so")) continue;
+        for (size_t i = 0; i < m->instances.size(); ++i) {
+            const auto& inst = m->instances[i];
+            if (inst.key == key && inst.variant >= 0 && static_cast<size_t>(inst.variant) < m->variants.size() &&
+                m->variants[inst.variant].stamp == stamp)
+                return Found{(entry.path() / "dut.so").string(), static_cast<int>(i)};
+        }
+    }
+    return std::nullopt;
+}
+
+// One configuration of one RTL set, on its way into a bank.
+struct Wanted {
+    LinkConfig config;
+    DutSources sources;
+    std::vector<std::string> rtl;
+    std::string stamp;
+    std::string error;   // set when it could not be built
+};
+
+// Verilate and compile `wanted` (all of one trace format and optimisation) as one bank; ""
+// or the error line.
+std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, const BuildStatus& status) {
+    Manifest m;
+    m.fst = wanted.front()->sources.fst;
+    m.solo = wanted.front()->sources.solo;
+    std::vector<BankVariant> variants;
+    std::vector<BankInstance> instances;
+    for (Wanted* w : wanted) {
+        int variant = -1;
+        for (size_t v = 0; v < m.variants.size(); ++v)
+            if (m.variants[v].stamp == w->stamp) variant = static_cast<int>(v);
+        if (variant < 0) {
+            variant = static_cast<int>(m.variants.size());
+            m.variants.push_back({w->stamp, w->rtl});
+            variants.push_back({w->rtl, variant == 0 ? "" : "__v" + std::to_string(variant)});
+        }
+        m.instances.push_back({variant, w->config.key()});
+        instances.push_back({w->config, variant, bank_instance_name(w->config, variant)});
+    }
+    const std::string text = manifest_text(m);
+    const fs::path dir = fs::path(root) / ("bank_" + hex(fnv1a(text)));
+    std::error_code ec;
+    fs::remove_all(dir, ec);   // a build that died half-way
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+
+    // Every RTL set after the first is copied with its module names suffixed.
+    std::vector<std::string> sources;
+    for (size_t v = 0; v < variants.size(); ++v) {
+        if (v == 0) {
+            sources.insert(sources.end(), variants[v].files.begin(), variants[v].files.end());
+            continue;
+        }
+        const auto modules = declared_modules(variants[v].files);
+        const fs::path copies = dir / ("v" + std::to_string(v));
+        fs::create_directories(copies, ec);
+        for (size_t f = 0; f < variants[v].files.size(); ++f) {
+            const fs::path copy = copies / (std::to_string(f) + "_" + fs::path(variants[v].files[f]).filename().string());
+            std::ofstream(copy) << rename_modules(read_file(variants[v].files[f]), modules, variants[v].suffix);
+            sources.push_back(copy.string());
+        }
+    }
+    std::ofstream(dir / "bank.sv") << bank_top_sv(instances, variants);
+    std::ofstream(dir / "bank_ports.h") << bank_ports_header(instances);
+
+    const DutSources& first = wanted.front()->sources;
+    const std::string log = (dir / "build.log").string();
+    std::string rtl_list;
+    for (const auto& file : sources) rtl_list += (rtl_list.empty() ? "" : ";") + file;
+    const std::vector<std::string> configure = {
+        "cmake", "-S", (fs::path(first.source_root) / "cmake" / "dut").string(),
+        "-B", (dir / "build").string(),
+        "-DCL_BANK_DIR=" + dir.string(),
+        std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"),
+        std::string("-DCL_OPT=") + (m.solo ? "-O2" : "-O1"),
+        "-DCL_RTL_SOURCES=" + rtl_list,
+        "-DCL_SOURCE_ROOT=" + first.source_root,
+        "-DCL_RUNTIME_LIB=" + runtime_library(first)};
+    const std::string count = std::to_string(instances.size()) + " configuration" + (instances.size() == 1 ? "" : "s");
+    const std::string what = "verilating " + (instances.size() == 1 ? instances.front().config.key() : count) + " failed";
+    if (status) status("verilating " + count);
+    if (run_logged(configure, log) != 0) return what + " (" + first_error_line(log) + "); full log: " + log;
+    if (run_logged({"cmake", "--build", (dir / "build").string(), "--", "-j2"}, log, status, "compiling " + count) != 0)
+        return what + " (" + first_error_line(log) + "); full log: " + log;
+    fs::rename(dir / "build" / "dut.so", dir / "dut.so", ec);
+    if (ec) return what + " (no dut.so: " + ec.message() + "); full log: " + log;
+    // The manifest last, written whole: a bank with a manifest is complete.
+    {
+        std::ofstream out(dir / (std::string(kManifest) + ".tmp"));
+        out << text;
+    }
+    fs::rename(dir / (std::string(kManifest) + ".tmp"), dir / kManifest, ec);
+    // The generated code is not needed once the plugin is linked (a bank of forty is ~40 MB).
+    fs::remove_all(dir / "build", ec);
+    return ec ? "cannot finish " + dir.string() + ": " + ec.message() : "";
+}
+
+// Build `wanted` as one bank; when that fails, find out which configurations fail (a
+// configuration can fail alone, like a FULL_RATE instance whose B is short): RTL sets one by
+// one, then halves. A missing port fails every configuration of its set alike: no split.
+void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, const BuildStatus& status) {
+    const std::string error = build_bank(wanted, root, status);
+    if (error.empty()) return;
+    std::vector<std::vector<Wanted*>> parts;
+    std::vector<std::string> stamps;
+    for (Wanted* w : wanted)
+        if (std::find(stamps.begin(), stamps.end(), w->stamp) == stamps.end()) stamps.push_back(w->stamp);
+    if (stamps.size() > 1) {
+        for (const auto& stamp : stamps) {
+            parts.emplace_back();
+            for (Wanted* w : wanted)
+                if (w->stamp == stamp) parts.back().push_back(w);
+        }
+    } else if (wanted.size() > 1 && !missing_port(error)) {
+        const auto half = wanted.begin() + static_cast<long>(wanted.size() / 2);
+        parts.emplace_back(wanted.begin(), half);
+        parts.emplace_back(half, wanted.end());
+    } else {
+        for (Wanted* w : wanted) w->error = error;
+        return;
+    }
+    for (auto& part : parts) build_with_fallback(part, root, status);
+}
+
+// Remove the banks no current RTL set matches any more (their files changed or are gone), and
+// the remains of failed builds (kept until the next build, so their logs can be read).
+void prune_stale_banks(const std::string& root, const std::string& source_root) {
+    std::error_code ec;
+    std::vector<fs::path> stale;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        if (!entry.is_directory() || entry.path().filename().string().rfind("bank_", 0) != 0) continue;
+        const auto m = read_manifest(entry.path());
+        bool current = false;
+        if (m) {
+            for (const auto& v : m->variants)
+                current = current || variant_stamp(v.files, m->fst, m->solo, source_root) == v.stamp;
+        }
+        if (!current) stale.push_back(entry.path());
+    }
+    for (const auto& dir : stale) fs::remove_all(dir, ec);
 }
 
 }  // namespace
@@ -236,8 +490,8 @@ DutSources DutSources::from_environment() {
     return sources;
 }
 
-std::string dut_directory(const LinkConfig& config, const DutSources& sources) {
-    std::string name = config.key() + (sources.systemc ? "_sc" : sources.fst ? "_fst" : "_vcd");
+std::string systemc_directory(const LinkConfig& config, const DutSources& sources) {
+    std::string name = config.key() + "_sc";
     if (!sources.rtl_files.empty()) {
         uint64_t hash = 0xcbf29ce484222325ull;
         for (const auto& file : sources.rtl_files) hash = fnv1a(fs::absolute(file).string() + ";", hash);
@@ -259,37 +513,79 @@ std::string use_rtl_directory(DutSources& sources, const std::string& dir) {
 
 std::string systemc_harness(const LinkConfig& config, DutSources sources, std::string& error) {
     sources.systemc = true;
-    error = ensure_built(config, sources);
+    error = ensure_systemc_built(config, sources, {});
     if (!error.empty()) return "";
-    return (fs::path(dut_directory(config, sources)) / artifact_name(sources)).string();
+    return (fs::path(systemc_directory(config, sources)) / "creditloop_sc").string();
 }
 
 DutLibrary::~DutLibrary() {
     if (handle_) dlclose(handle_);
 }
 
+namespace {
+
+// `build` ready to go into a bank, or its error; also whether a current bank holds it.
+Wanted prepare(const DutBuild& build, bool& ready) {
+    Wanted w{build.config, build.sources, rtl_files(build.sources), "", ""};
+    ready = false;
+    if (w.rtl.empty()) {
+        w.error = "no RTL files found under " + build.sources.source_root + "/rtl";
+        return w;
+    }
+    for (const auto& file : w.rtl) {
+        if (!fs::exists(file)) {
+            w.error = "RTL file " + file + " not found";
+            return w;
+        }
+    }
+    if (!fs::exists(runtime_library(build.sources))) {
+        w.error = runtime_library(build.sources) + " not found: build the project first (make build)";
+        return w;
+    }
+    w.stamp = variant_stamp(w.rtl, build.sources.fst, build.sources.solo, build.sources.source_root);
+    ready = find_in_banks(duts_root(build.sources), w.stamp, build.config.key()).has_value();
+    return w;
+}
+
+}  // namespace
+
 std::unique_ptr<DutLibrary> DutLibrary::load(const LinkConfig& config, const DutSources& sources,
                                              std::string& error) {
-    error = ensure_built(config, sources);
-    if (!error.empty()) return nullptr;
+    const auto errors = build_duts({DutBuild{config, sources}}, 1);
+    if (!errors.empty()) {
+        error = errors.front();
+        return nullptr;
+    }
+    const auto rtl = rtl_files(sources);
+    const auto found = find_in_banks(duts_root(sources), variant_stamp(rtl, sources.fst, sources.solo, sources.source_root),
+                                     config.key());
+    if (!found) {
+        error = "no bank under " + duts_root(sources) + " holds " + config.key() + " after building it: delete " +
+                duts_root(sources) + " and rerun";
+        return nullptr;
+    }
     std::unique_ptr<DutLibrary> lib(new DutLibrary());
-    lib->path_ = (fs::path(dut_directory(config, sources)) / "dut.so").string();
+    lib->path_ = found->plugin;
+    lib->index_ = found->index;
     lib->handle_ = dlopen(lib->path_.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib->handle_) {
         error = std::string("cannot load ") + lib->path_ + ": " + dlerror();
         return nullptr;
     }
     auto version = reinterpret_cast<DutAbiVersionFn>(dlsym(lib->handle_, "creditloop_dut_abi_version"));
-    auto describe = reinterpret_cast<DutDescribeFn>(dlsym(lib->handle_, "creditloop_dut_describe"));
-    lib->create_ = reinterpret_cast<DutCreateFn>(dlsym(lib->handle_, "creditloop_dut_create"));
-    if (!version || !describe || !lib->create_ || version() != kDutAbiVersion) {
-        error = lib->path_ + " is not a plugin for this creditloop (ABI " + std::to_string(kDutAbiVersion) + "): run make build, or delete " +
-                dut_directory(config, sources) + " and rerun";
+    auto size = reinterpret_cast<DutBankSizeFn>(dlsym(lib->handle_, "creditloop_bank_size"));
+    auto describe = reinterpret_cast<DutDescribeFn>(dlsym(lib->handle_, "creditloop_bank_describe"));
+    lib->create_ = reinterpret_cast<DutCreateFn>(dlsym(lib->handle_, "creditloop_bank_create"));
+    if (!version || !size || !describe || !lib->create_ || version() != kDutAbiVersion || lib->index_ >= size()) {
+        error = lib->path_ + " is not a plugin for this creditloop (ABI " + std::to_string(kDutAbiVersion) +
+                "): run make build, or delete " + duts_root(sources) + " and rerun";
         return nullptr;
     }
     const char* format = "vcd";
-    describe(&lib->config_, &format);
+    const char* scope = "";
+    describe(lib->index_, &lib->config_, &format, &scope);
     lib->trace_format_ = format;
+    lib->trace_scope_ = scope;
     if (!(lib->config_ == config)) {
         error = lib->path_ + " was built for " + lib->config_.key() + ", not " + config.key();
         return nullptr;
@@ -297,22 +593,65 @@ std::unique_ptr<DutLibrary> DutLibrary::load(const LinkConfig& config, const Dut
     return lib;
 }
 
-std::unique_ptr<LinkDut> DutLibrary::create() const { return std::unique_ptr<LinkDut>(create_()); }
+std::unique_ptr<LinkDut> DutLibrary::create() const { return std::unique_ptr<LinkDut>(create_(index_)); }
 
-std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources,
-                                    int jobs) {
+std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources, int jobs,
+                                    const BuildStatus& status) {
     std::vector<DutBuild> builds;
     for (const auto& config : configs) builds.push_back({config, sources});
-    return build_duts(builds, jobs);
+    return build_duts(builds, jobs, status);
 }
 
-std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int jobs) {
+std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int jobs, const BuildStatus& status) {
     std::vector<std::string> errors;
+    // The SystemC harnesses, one executable per configuration, `jobs` at a time.
+    std::vector<const DutBuild*> systemc;
+    std::vector<const DutBuild*> plugins;
+    for (const auto& b : builds) (b.sources.systemc ? systemc : plugins).push_back(&b);
+
+    if (!plugins.empty()) {
+        const std::string root = duts_root(plugins.front()->sources);
+        std::error_code ec;
+        fs::create_directories(root, ec);
+        if (ec) return {"cannot create " + root + ": " + ec.message()};
+        std::vector<Wanted> wanted;
+        auto missing = [&] {
+            wanted.clear();
+            for (const DutBuild* b : plugins) {
+                bool ready = false;
+                Wanted w = prepare(*b, ready);
+                bool twice = false;
+                for (const auto& other : wanted)
+                    twice = twice || (other.stamp == w.stamp && other.config == w.config && w.error.empty());
+                if (!ready && !twice) wanted.push_back(std::move(w));
+            }
+        };
+        missing();
+        if (!wanted.empty()) {
+            // One build at a time per build tree; whoever waited finds the banks it needs ready.
+            FileLock lock((fs::path(root) / ".lock").string());
+            missing();
+            // One bank per trace format and optimisation; a FULL_RATE instance, which refuses
+            // to elaborate when B is short, in a bank of its own.
+            std::map<std::string, std::vector<Wanted*>> groups;
+            for (auto& w : wanted) {
+                if (!w.error.empty()) continue;
+                std::string group = std::string(w.sources.fst ? "fst" : "vcd") + (w.sources.solo ? " solo" : "");
+                if (w.config.rtl_full_rate || w.sources.solo) group += " " + w.config.key() + " " + w.stamp;
+                groups[group].push_back(&w);
+            }
+            prune_stale_banks(root, plugins.front()->sources.source_root);
+            for (auto& [name, group] : groups) build_with_fallback(group, root, status);
+            for (const auto& w : wanted)
+                if (!w.error.empty()) errors.push_back(w.error);
+        }
+    }
+
     std::mutex errors_mutex;
     std::atomic<size_t> next{0};
     auto worker = [&] {
-        for (size_t i = next++; i < builds.size(); i = next++) {
-            std::string error = ensure_built(builds[i].config, builds[i].sources);
+        for (size_t i = next++; i < systemc.size(); i = next++) {
+            std::string error = ensure_systemc_built(systemc[i]->config, systemc[i]->sources, status);
             if (!error.empty()) {
                 std::lock_guard<std::mutex> guard(errors_mutex);
                 errors.push_back(error);
@@ -320,7 +659,7 @@ std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int job
         }
     };
     std::vector<std::thread> workers;
-    for (int j = 0; j < std::max(1, jobs); ++j) workers.emplace_back(worker);
+    for (int j = 0; j < std::max(1, std::min(jobs, static_cast<int>(systemc.size()))); ++j) workers.emplace_back(worker);
     for (auto& w : workers) w.join();
     return errors;
 }

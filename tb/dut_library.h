@@ -1,11 +1,15 @@
 // Verilated configurations of credit_link, built on first use and cached.
 //
-// Each (L, B, K, W, trace format, RTL files) is verilated once into a plugin under
-// <build>/duts/<key>/dut.so (through cmake/dut, Verilator's own verilate()) and loaded with
-// dlopen, so any configuration runs in one command and the next run starts at once. A stamp
-// of the RTL's and the plugin's source contents decides when a cached plugin is stale.
+// Configurations are built in banks (dut_bank.h): every configuration a command asks for that
+// no current bank holds is verilated and compiled together in one plugin under
+// <build>/duts/bank_<stamp>/dut.so (through cmake/dut, Verilator's own verilate()), loaded with
+// dlopen. A configuration is found again by its key and the stamp of its RTL set (the files'
+// contents, the harness sources the plugin compiles, the trace format), so a bank is rebuilt
+// only when one of its own inputs changed, and a bank no current RTL set matches is removed
+// when a new one is built. One lock file serialises builds between processes.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +25,7 @@ struct DutSources {
     std::vector<std::string> rtl_files;    // empty: every rtl/*.sv of the checkout
     bool fst = false;                      // FST waves instead of VCD
     bool systemc = false;                  // the SystemC harness executable instead of the plugin
+    bool solo = false;                     // a bank of this configuration alone, at -O2 (speed runs)
 
     // From the CREDITLOOP_ROOT / CREDITLOOP_BUILD environment, else where this was compiled.
     static DutSources from_environment();
@@ -40,27 +45,35 @@ public:
     const LinkConfig& config() const { return config_; }
     const std::string& path() const { return path_; }
     const std::string& trace_format() const { return trace_format_; }
+    // Where this configuration's signals sit in its waves ("bank.creditloop_bank.link_L4_B12_K1_W32").
+    const std::string& trace_scope() const { return trace_scope_; }
 
 private:
     DutLibrary() = default;
 
     void* handle_ = nullptr;
     DutCreateFn create_ = nullptr;
+    int index_ = 0;
     LinkConfig config_;
     std::string path_;
     std::string trace_format_;
+    std::string trace_scope_;
 };
+
+// What a build is doing, for a progress line: a short phrase ("verilating 44 configurations",
+// "compiling: 40 %"); called from the building thread.
+using BuildStatus = std::function<void(const std::string&)>;
 
 // Build (or find cached) plugins for several configurations, `jobs` at a time. Returns one
 // error line per configuration that failed (empty when all are ready).
 std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources,
-                                    int jobs);
+                                    int jobs, const BuildStatus& status = {});
 // The same for configurations of different RTL sets.
 struct DutBuild {
     LinkConfig config;
     DutSources sources;
 };
-std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int jobs);
+std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int jobs, const BuildStatus& status = {});
 
 // Take the RTL from `dir` (every *.sv in it; the top module credit_link in credit_link.sv)
 // instead of the checkout's rtl/. "" or one error line naming the problem and the fix.
@@ -70,7 +83,7 @@ std::string use_rtl_directory(DutSources& sources, const std::string& dir);
 // or "" and one line in `error`.
 std::string systemc_harness(const LinkConfig& config, DutSources sources, std::string& error);
 
-// The directory a configuration's plugin lives in.
-std::string dut_directory(const LinkConfig& config, const DutSources& sources);
+// The directory a configuration's SystemC harness lives in.
+std::string systemc_directory(const LinkConfig& config, const DutSources& sources);
 
 }  // namespace creditloop

@@ -29,14 +29,16 @@ constexpr const char* kCollapsedEnd = "@1401200";
 
 }  // namespace
 
-std::string write_gtkw(const std::string& waves_path, const LinkConfig& config,
+std::string write_gtkw(const std::string& waves_path, const LinkConfig& config, const std::string& scope,
                        std::optional<uint64_t> marker_cycle, uint64_t first_cycle) {
     const int count_bits = bits_for(config.buffer_slots);
     const int flits_bits = bits_for(config.stages);
     const int total_bits = std::max(count_bits, flits_bits) + 3;
-    auto bus = [](const char* name, int bits) {
-        return std::string("link.") + name + (bits > 1 ? "[" + std::to_string(bits - 1) + ":0]" : "");
+    const std::string prefix = scope + ".";
+    auto bus = [&prefix](const char* name, int bits) {
+        return prefix + name + (bits > 1 ? "[" + std::to_string(bits - 1) + ":0]" : "");
     };
+    auto bit = [&prefix](const char* name) { return prefix + name; };
 
     struct Row {
         const char* format;
@@ -48,19 +50,19 @@ std::string write_gtkw(const std::string& waves_path, const LinkConfig& config,
         bool collapsed = false;
     };
     const std::vector<Group> groups = {
-        {"clock and resets", {{kBinary, "link.clk"}, {kBinary, "link.rst_tx_n"}, {kBinary, "link.rst_rx_n"}}, true},
+        {"clock and resets", {{kBinary, bit("clk")}, {kBinary, bit("rst_tx_n")}, {kBinary, bit("rst_rx_n")}}, true},
         {"sender credits",
-         {{kBinary, "link.want_send"}, {kDecimal, bus("credits", count_bits)}, {kBinary, "link.can_send"},
-          {kBinary, "link.send"}, {kHex, bus("send_payload", config.payload_bits)},
+         {{kBinary, bit("want_send")}, {kDecimal, bus("credits", count_bits)}, {kBinary, bit("can_send")},
+          {kBinary, bit("send")}, {kHex, bus("send_payload", config.payload_bits)},
           {kDecimal, bus("credits_arriving", count_bits)}}},
-        {"forward pipe", {{kDecimal, bus("fwd_flits", flits_bits)}, {kBinary, "link.arrive"}}},
+        {"forward pipe", {{kDecimal, bus("fwd_flits", flits_bits)}, {kBinary, bit("arrive")}}},
         {"receiver occupancy",
-         {{kDecimal, bus("occupancy", count_bits)}, {kBinary, "link.drain"}, {kBinary, "link.pop"},
-          {kHex, bus("pop_payload", config.payload_bits)}, {kBinary, "link.overflow"},
+         {{kDecimal, bus("occupancy", count_bits)}, {kBinary, bit("drain")}, {kBinary, bit("pop")},
+          {kHex, bus("pop_payload", config.payload_bits)}, {kBinary, bit("overflow")},
           {kDecimal, bus("slots_freeing", count_bits)}}},
         {"pending returns",
-         {{kDecimal, bus("pending_returns", count_bits)}, {kBinary, "link.flush"}, {kBinary, "link.policy_flush"},
-          {kBinary, "link.return_busy"}, {kDecimal, bus("return_waiting", count_bits)},
+         {{kDecimal, bus("pending_returns", count_bits)}, {kBinary, bit("flush")}, {kBinary, bit("policy_flush")},
+          {kBinary, bit("return_busy")}, {kDecimal, bus("return_waiting", count_bits)},
           {kDecimal, bus("credits_returned", count_bits)}}},
         {"return pipe", {{kDecimal, bus("return_flight", count_bits)}}},
         {"conservation total (must stay B)", {{kDecimal, bus("credit_total", total_bits)}}},
@@ -82,7 +84,13 @@ std::string write_gtkw(const std::string& waves_path, const LinkConfig& config,
     out << "[size] 1600 900\n[pos] -1 -1\n";
     out << "*-6.000000 " << (marker_cycle ? std::to_string(marker) : "-1");
     for (int named = 0; named < 26; ++named) out << " -1";
-    out << "\n[treeopen] link.\n[sst_width] 220\n[signals_width] 300\n";
+    out << "\n";
+    // Open the scope's tree down to the instance.
+    for (size_t dot = scope.find('.'); ; dot = scope.find('.', dot + 1)) {
+        out << "[treeopen] " << scope.substr(0, dot) << ".\n";
+        if (dot == std::string::npos) break;
+    }
+    out << "[sst_width] 220\n[signals_width] 300\n";
     for (const Group& g : groups) {
         out << (g.collapsed ? kCollapsedBegin : kGroupBegin) << "\n-" << g.name << "\n";
         for (const Row& r : g.rows) out << r.format << "\n" << r.signal << "\n";

@@ -11,8 +11,9 @@
 
 namespace creditloop {
 
-// Writes <waves without extension>.gtkw; returns its path, or "" if it could not be written.
-std::string write_gtkw(const std::string& waves_path, const LinkConfig& config,
+// Writes <waves without extension>.gtkw for the link whose signals sit under `scope` in the
+// waves (DutLibrary::trace_scope()); returns its path, or "" if it could not be written.
+std::string write_gtkw(const std::string& waves_path, const LinkConfig& config, const std::string& scope,
                        std::optional<uint64_t> marker_cycle, uint64_t first_cycle);
 
 // Trace time of the start of cycle t (verilated_link.cpp draws cycle t from 10t to 10t + 10).

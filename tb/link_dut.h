@@ -1,6 +1,6 @@
 // The device under test as the harness sees it: one credit link that takes a LinkInputs and
 // gives back an Observation every cycle. The verilated RTL implements it inside a plugin
-// (verilated_link.cpp, one shared object per configuration); nothing outside the plugin
+// (verilated_link.cpp, one shared object per bank of configurations); nothing outside the plugin
 // includes a Verilator header.
 #pragma once
 
@@ -34,10 +34,13 @@ public:
     virtual std::optional<uint64_t> first_assertion_cycle() const = 0;
 };
 
-// Plugin ABI: each shared object exports these with C linkage.
-constexpr int kDutAbiVersion = 3;
+// Plugin ABI: each shared object is a bank of instances (dut_bank.h) and exports these with C
+// linkage. describe() gives an instance's configuration, the trace format and the scope its
+// signals have in the waves; create() a LinkDut driving that instance (nullptr: no such index).
+constexpr int kDutAbiVersion = 4;
 using DutAbiVersionFn = int (*)();
-using DutDescribeFn = void (*)(LinkConfig* config, const char** trace_format);
-using DutCreateFn = LinkDut* (*)();
+using DutBankSizeFn = int (*)();
+using DutDescribeFn = void (*)(int index, LinkConfig* config, const char** trace_format, const char** trace_scope);
+using DutCreateFn = LinkDut* (*)(int index);
 
 }  // namespace creditloop

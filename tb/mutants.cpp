@@ -13,6 +13,7 @@
 
 #include "dut_library.h"
 #include "gtkw.h"
+#include "progress.h"
 #include "report.h"
 
 namespace fs = std::filesystem;
@@ -170,20 +171,32 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
     const auto cases = mutation_cases(command.seed);
 
     std::cout << "creditloop mutants: " << mutants.size() << " mutants, up to " << cases.size()
-              << " stimulus sets each (each mutant's RTL verilated on first use, then cached)\n" << std::flush;
+              << " stimulus sets each (every mutant's RTL verilated together in one bank, then cached)\n"
+              << std::flush;
+    // Every mutant with every stimulus set's configuration, built at once: one bank costs about
+    // what one mutant alone did, so building what a mutant may never reach is the cheap choice.
+    std::vector<DutSources> sources;
+    std::vector<DutBuild> builds;
+    for (const auto& m : mutants) {
+        sources.push_back(mutant_sources(base, m));
+        for (const auto& c : cases) builds.push_back({c.spec.config, sources.back()});
+    }
+    Progress progress("creditloop mutants");
+    progress.phase("verilated configurations");
+    for (const auto& e : build_duts(builds, command.jobs, [&](const std::string& s) { progress.status(s); }))
+        progress.print("creditloop mutants: " + e);
     std::error_code ec;
     fs::create_directories(command.waves_dir, ec);
     std::vector<Kill> kills(mutants.size());
-    std::mutex print_mutex;
     std::atomic<size_t> next{0};
-    // One mutant per worker: its stimulus sets in order, building only what it reaches.
+    progress.phase("mutants", mutants.size());
+    // One mutant per worker: its stimulus sets in order until one catches it.
     auto worker = [&] {
         for (size_t i = next++; i < mutants.size(); i = next++) {
-            const DutSources sources = mutant_sources(base, mutants[i]);
             Kill& kill = kills[i];
             for (const auto& c : cases) {
                 std::string error;
-                auto library = DutLibrary::load(c.spec.config, sources, error);
+                auto library = DutLibrary::load(c.spec.config, sources[i], error);
                 if (!library) {
                     kill.error = error;
                     break;
@@ -207,16 +220,17 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
                 auto dut = library->create();
                 run_link(dut.get(), c.spec, options);
                 kill.waves = options.trace_path;
-                kill.gtkw = write_gtkw(kill.waves, c.spec.config, first, options.trace_from);
+                kill.gtkw = write_gtkw(kill.waves, c.spec.config, library->trace_scope(), first, options.trace_from);
                 break;
             }
-            std::lock_guard<std::mutex> guard(print_mutex);
-            std::cout << (kill.caught ? "caught   " : "SURVIVED ") << mutants[i].name << "\n" << std::flush;
+            progress.advance();
+            progress.print((kill.caught ? "caught   " : "SURVIVED ") + mutants[i].name);
         }
     };
     std::vector<std::thread> workers;
     for (int j = 0; j < std::max(1, command.jobs); ++j) workers.emplace_back(worker);
     for (auto& w : workers) w.join();
+    progress.finish();
 
     std::ostringstream table;
     table << "\n" << pad("mutant", 34) << pad("caught", 7) << pad("cycle", 7) << pad("by checks", 58)

@@ -21,6 +21,7 @@
 #include "dut_library.h"
 #include "gtkw.h"
 #include "log.h"
+#include "progress.h"
 #include "report.h"
 #include "seed_tables.h"
 
@@ -232,7 +233,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         outcome.result = run_link(dut.get(), c.spec, options);
         if (command.waves) {
             outcome.waves = waves;
-            outcome.gtkw = write_gtkw(waves, c.spec.config, outcome.result.first_violation_cycle, 0);
+            outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation_cycle, 0);
         }
     }
     if (c.systemc) outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
@@ -250,7 +251,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         if (outcome.result.first_violation_cycle) options.stop_after_violation = 20;
         run_link(dut.get(), c.spec, options);
         outcome.waves = waves;
-        outcome.gtkw = write_gtkw(waves, c.spec.config, outcome.result.first_violation_cycle, options.trace_from);
+        outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation_cycle, options.trace_from);
     }
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return outcome;
@@ -395,7 +396,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
         if (!known) configs.push_back(c.spec.config);
     }
     std::cout << "creditloop regress: " << cases.size() << " tests, " << configs.size()
-              << " verilated configurations (built once, cached under " << sources.build_root << "/duts)\n"
+              << " verilated configurations (built together, cached under " << sources.build_root << "/duts)\n"
               << std::flush;
     std::vector<DutBuild> builds;
     for (const auto& config : configs) builds.push_back({config, sources});
@@ -406,8 +407,11 @@ int run_regression(const RegressCommand& command, const std::string& program,
         builds.push_back(sc);
     }
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // SystemC's banner
-    const auto build_errors = build_duts(builds, command.jobs);
+    Progress progress("creditloop regress");
+    progress.phase("verilated configurations");
+    const auto build_errors = build_duts(builds, command.jobs, [&](const std::string& s) { progress.status(s); });
     if (!build_errors.empty()) {
+        progress.finish();
         for (const auto& e : build_errors) std::cerr << "creditloop regress: " << e << "\n";
         return 3;
     }
@@ -418,20 +422,20 @@ int run_regression(const RegressCommand& command, const std::string& program,
     LibraryCache libraries(sources);
     std::vector<CaseOutcome> outcomes(cases.size());
     std::atomic<size_t> next{0};
-    std::mutex print_mutex;
-    size_t done = 0;
+    std::atomic<size_t> done{0};
+    progress.phase("tests", cases.size());
     auto worker = [&] {
         for (size_t i = next++; i < cases.size(); i = next++) {
             outcomes[i] = run_case(cases[i], libraries, command, extension);
-            std::lock_guard<std::mutex> guard(print_mutex);
-            ++done;
-            std::cout << "[" << done << "/" << cases.size() << "] " << (outcomes[i].passed() ? "pass " : "FAIL ")
-                      << cases[i].name << "\n" << std::flush;
+            progress.advance();
+            progress.print("[" + std::to_string(++done) + "/" + std::to_string(cases.size()) + "] " +
+                           (outcomes[i].passed() ? "pass " : "FAIL ") + cases[i].name);
         }
     };
     std::vector<std::thread> workers;
     for (int j = 0; j < command.jobs; ++j) workers.emplace_back(worker);
     for (auto& w : workers) w.join();
+    progress.finish();
 
     // The summary table.
     std::ostringstream table;

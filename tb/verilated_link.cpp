@@ -1,14 +1,18 @@
-// The verilated credit_link behind the LinkDut interface (ZipCPU's TESTB<V>): it owns the model,
-// its VerilatedContext and the tracer, and counts cycles. Compiled once per configuration into a
-// plugin; CL_L, CL_B, CL_K, CL_W and the trace format come from the build.
+// The verilated bank behind the LinkDut interface (ZipCPU's TESTB<V>): each VerilatedLink owns a
+// whole verilated top, its VerilatedContext and the tracer, drives the one instance it was made
+// for, and counts cycles. The other instances stay idle: their clocks never move, so their
+// sequential logic never runs. Compiled once per bank into a plugin; the instances, their
+// configurations and ports come from the generated bank_ports.h (tb/dut_bank.cpp), the trace
+// format from the build.
 #include <verilated.h>
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "Vcredit_link.h"
-#include "compiled_config.h"
+#include "Vbank.h"
+#include "bank_ports.h"
 #include "link_dut.h"
 
 #if CL_TRACE_FST
@@ -21,6 +25,9 @@ using Tracer = VerilatedVcdC;
 static const char* const kTraceFormat = "vcd";
 #endif
 
+extern "C" void creditloop_bank_describe(int index, creditloop::LinkConfig* config, const char** trace_format,
+                                         const char** trace_scope);
+
 namespace creditloop {
 namespace {
 
@@ -29,12 +36,17 @@ namespace {
 // cycle 0 is not drawn.
 constexpr uint64_t kHalfPeriod = 5;
 
+// The name the verilated top is given; the instance's scope in the waves is
+// "<kTopName>.creditloop_bank.<instance>".
+constexpr const char* kTopName = "bank";
+
 class VerilatedLink final : public LinkDut {
 public:
-    VerilatedLink() : context_(std::make_unique<VerilatedContext>()) {
+    explicit VerilatedLink(int index) : context_(std::make_unique<VerilatedContext>()), index_(index) {
         context_->fatalOnError(false);   // an RTL assertion is a finding to report, not an exit
         context_->traceEverOn(true);
-        top_ = std::make_unique<Vcredit_link>(context_.get(), "link");
+        top_ = std::make_unique<Vbank>(context_.get(), kTopName);
+        p_ = bank_ports(*top_, index);
     }
 
     ~VerilatedLink() override {
@@ -43,34 +55,34 @@ public:
     }
 
     void reset() override {
-        top_->want_send = 0;
-        top_->tx_payload = 0;
-        top_->drain = 0;
-        top_->flush = 0;
-        top_->return_busy = 0;
-        top_->clk = 0;
-        top_->rst_tx_n = 0;
-        top_->rst_rx_n = 0;
+        *p_.want_send = 0;
+        *p_.tx_payload = 0;
+        *p_.drain = 0;
+        *p_.flush = 0;
+        *p_.return_busy = 0;
+        *p_.clk = 0;
+        *p_.rst_tx_n = 0;
+        *p_.rst_rx_n = 0;
         top_->eval();
         for (int edge = 0; edge < 2; ++edge) {
-            top_->clk = 1;
+            *p_.clk = 1;
             top_->eval();
-            top_->clk = 0;
+            *p_.clk = 0;
             top_->eval();
         }
-        top_->rst_tx_n = 1;
-        top_->rst_rx_n = 1;
+        *p_.rst_tx_n = 1;
+        *p_.rst_rx_n = 1;
         top_->eval();
         cycle_ = 0;
     }
 
     void step(const LinkInputs& in, Observation& o) override {
-        Vcredit_link& t = *top_;
-        t.want_send = in.want_send;
-        t.tx_payload = in.payload;
-        t.drain = in.drain;
-        t.flush = in.flush;
-        t.return_busy = in.return_busy;
+        const BankPorts& p = p_;
+        *p.want_send = in.want_send;
+        *p.tx_payload = in.payload;
+        *p.drain = in.drain;
+        *p.flush = in.flush;
+        *p.return_busy = in.return_busy;
         const uint64_t base = 2 * kHalfPeriod * cycle_;
         settle(base);
 
@@ -80,38 +92,38 @@ public:
         o.return_busy = in.return_busy;
         o.reset_tx = in.reset_tx;
         o.reset_rx = in.reset_rx;
-        o.credits = t.credits;
-        o.can_send = t.can_send;
-        o.send = t.send;
-        o.send_payload = t.send_payload;
-        o.credits_arriving = t.credits_arriving;
-        o.fwd_flits = t.fwd_flits;
-        o.arrive = t.arrive;
-        o.occupancy = t.occupancy;
-        o.pop = t.pop;
-        o.pop_payload = t.pop_payload;
-        o.overflow = t.overflow;
-        o.slots_freeing = t.slots_freeing;
-        o.pending_returns = t.pending_returns;
-        o.policy_flush = t.policy_flush;
-        o.return_waiting = t.return_waiting;
-        o.credits_returned = t.credits_returned;
-        o.return_flight = t.return_flight;
-        o.credit_total = t.credit_total;
+        o.credits = *p.credits;
+        o.can_send = *p.can_send;
+        o.send = *p.send;
+        o.send_payload = *p.send_payload;
+        o.credits_arriving = *p.credits_arriving;
+        o.fwd_flits = *p.fwd_flits;
+        o.arrive = *p.arrive;
+        o.occupancy = *p.occupancy;
+        o.pop = *p.pop;
+        o.pop_payload = *p.pop_payload;
+        o.overflow = *p.overflow;
+        o.slots_freeing = *p.slots_freeing;
+        o.pending_returns = *p.pending_returns;
+        o.policy_flush = *p.policy_flush;
+        o.return_waiting = *p.return_waiting;
+        o.credits_returned = *p.credits_returned;
+        o.return_flight = *p.return_flight;
+        o.credit_total = *p.credit_total;
 
-        t.clk = 1;
+        *p.clk = 1;
         settle(base + kHalfPeriod);
         // A reset of either end replaces this edge's update with the reset values: the
         // asynchronous reset is pulsed just after the edge (drawn at 10t + 7), so nothing that
         // crossed the edge is cancelled half-way, exactly as the model's update() then reset.
         if (in.reset_tx || in.reset_rx) {
-            t.rst_tx_n = !in.reset_tx;
-            t.rst_rx_n = !in.reset_rx;
+            *p.rst_tx_n = !in.reset_tx;
+            *p.rst_rx_n = !in.reset_rx;
             settle(base + kHalfPeriod + 2);
-            t.rst_tx_n = 1;
-            t.rst_rx_n = 1;
+            *p.rst_tx_n = 1;
+            *p.rst_rx_n = 1;
         }
-        t.clk = 0;
+        *p.clk = 0;
         if (!first_assertion_ && context_->gotError()) {
             first_assertion_ = cycle_;
             context_->assertOn(false);
@@ -122,6 +134,12 @@ public:
     std::string open_trace(const std::string& path) override {
         close_trace();
         tracer_ = std::make_unique<Tracer>();
+        // Only this instance's signals: the idle ones would fill the file with constants.
+        const char* format = nullptr;
+        const char* scope = nullptr;
+        LinkConfig config;
+        creditloop_bank_describe(index_, &config, &format, &scope);
+        tracer_->dumpvars(99, scope);
         top_->trace(tracer_.get(), 99);
         tracer_->open(path.c_str());
         if (!tracer_->isOpen()) {
@@ -149,7 +167,9 @@ private:
     }
 
     std::unique_ptr<VerilatedContext> context_;
-    std::unique_ptr<Vcredit_link> top_;
+    std::unique_ptr<Vbank> top_;
+    int index_;
+    BankPorts p_{};
     std::unique_ptr<Tracer> tracer_;
     uint64_t cycle_ = 0;
     std::optional<uint64_t> first_assertion_;
@@ -164,11 +184,24 @@ extern "C" {
 
 CREDITLOOP_EXPORT int creditloop_dut_abi_version() { return creditloop::kDutAbiVersion; }
 
-CREDITLOOP_EXPORT void creditloop_dut_describe(creditloop::LinkConfig* config, const char** trace_format) {
-    *config = creditloop::compiled_link_config();
+CREDITLOOP_EXPORT int creditloop_bank_size() { return creditloop::kBankSize; }
+
+CREDITLOOP_EXPORT void creditloop_bank_describe(int index, creditloop::LinkConfig* config, const char** trace_format,
+                                                const char** trace_scope) {
+    *config = creditloop::bank_config(index);
     *trace_format = kTraceFormat;
+    static const std::vector<std::string> scopes = [] {
+        std::vector<std::string> all;
+        for (int i = 0; i < creditloop::kBankSize; ++i)
+            all.push_back(std::string(creditloop::kTopName) + ".creditloop_bank." + creditloop::bank_instance_name(i));
+        return all;
+    }();
+    *trace_scope = scopes[index].c_str();
 }
 
-CREDITLOOP_EXPORT creditloop::LinkDut* creditloop_dut_create() { return new creditloop::VerilatedLink(); }
+CREDITLOOP_EXPORT creditloop::LinkDut* creditloop_bank_create(int index) {
+    if (index < 0 || index >= creditloop::kBankSize) return nullptr;
+    return new creditloop::VerilatedLink(index);
+}
 
 }
