@@ -149,8 +149,12 @@ std::string first_error_line(const std::string& log) {
                "'; its ports must match rtl/credit_link.sv (see the README, 'Your own RTL')";
     };
     while (std::getline(in, line)) {
-        const auto pin = line.find("Pin not found:");
-        if (pin != std::string::npos && line.rfind("%Error", 0) == 0) return no_port(quoted_after(line.substr(pin)));
+        // Verilator: "Pin not found: 'x'", or "Pin is not an in/out/inout/...: 'x'" when the
+        // name is an internal signal.
+        for (const char* pin_error : {"Pin not found:", "Pin is not an in/out"}) {
+            const auto pin = line.find(pin_error);
+            if (pin != std::string::npos && line.rfind("%Error", 0) == 0) return no_port(quoted_after(line.substr(pin)));
+        }
         const auto member = line.find("has no member named");
         if (member != std::string::npos && line.find("Vcredit_link") != std::string::npos)
             return no_port(quoted_after(line.substr(member + 19)));

@@ -9,6 +9,7 @@
 // when a new one is built. One lock file serialises builds between processes.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,6 +19,9 @@
 #include "link_dut.h"
 
 namespace creditloop {
+
+// Runs at least this long get a plugin of their own (DutSources::solo) rather than a bank's instance.
+constexpr uint64_t kSoloCycles = 2'000'000;
 
 struct DutSources {
     std::string source_root;               // the creditloop checkout (rtl/, cmake/dut, tb/)

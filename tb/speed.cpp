@@ -115,7 +115,10 @@ int run_speed(const std::vector<std::string>& args) {
     std::unique_ptr<LinkDut> dut;
     if (mode != "model" && mode != "seed001-cpp") {
         std::string load_error;
-        library = DutLibrary::load(spec.config, DutSources::from_environment(), load_error);
+        // A plugin of this configuration alone at -O2: a bank's idle instances would be timed too.
+        DutSources sources = DutSources::from_environment();
+        sources.solo = true;
+        library = DutLibrary::load(spec.config, sources, load_error);
         if (!library) {
             std::cerr << "creditloop: " << load_error << "\n";
             return 3;

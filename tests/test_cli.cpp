@@ -114,7 +114,7 @@ TEST_CASE("the CLI never overwrites a waves file it was not asked to", "[cli][bi
     fs::remove(waves);
 }
 
-TEST_CASE("creditloop speed's loops run the cycles they are timed on", "[cli][binary][bench]") {
+TEST_CASE("creditloop speed's loops run the cycles they are timed on", "[cli][binary][bench][rtl]") {
     // Every mode must do the work it is timed for: at L = 4, B = 12 (full rate) every cycle sends,
     // and seed 001's model in C++ sends B flits per round trip of 10 with B = 4 (seed 001's 0.400).
     for (const std::string mode : {"verilated", "model", "seed001-cpp"}) {
