@@ -15,7 +15,10 @@ a 10x longer run, and how long a cold build and a rebuild after an RTL edit take
 Figures are medians of the runs, taken in one sitting, and the ratios between them are what the
 README quotes: the machine is shared, so absolute rates move from run to run while the ratios
 hold. The table goes to stdout and to OUT/bench.md; the figures to OUT/bench.json.
-Standard library only.
+--build and --out may be relative (to the current directory): they are made absolute first, so
+bench.py runs from any directory. A peer that cannot be built or run, or whose run fails its own
+check, still gets its row (naming the error), and then the bench exits 1 with one line per such
+peer naming it and its log. Standard library only.
 """
 import argparse
 import json
@@ -31,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 STAGES, BUFFER = 4, 12
 BATCHES = (1, 8)
+PEERS = ("icarus", "verilator-timing", "python")   # what peers.py measures
 
 
 def progress(msg):
@@ -70,7 +74,7 @@ def systemc_harness(cli, build, k):
     systemc = build / "duts" / f"{key(k)}_sc" / "creditloop_sc"
     if not systemc.exists():
         raise SystemExit(f"bench: the SystemC harness for {key(k)} did not build: "
-                         f"run 'build/creditloop run --systemc --K {k}' to see why")
+                         f"run '{cli} run --systemc --K {k}' to see why")
     return systemc
 
 
@@ -91,22 +95,36 @@ def measure_round(cli, harnesses, cycles, figures):
     figures[1]["seed001-cpp"].append(speed(cli, "seed001-cpp", 1, cycles * 10)["cycles_per_s"])
 
 
+def peer_failure(result):
+    """Why a peer's result from peers.py is no measurement (naming its log), or None."""
+    if "error" in result:
+        error = result["error"]
+        if result.get("log") and "log:" not in error:
+            error += f"; log: {result['log']}"
+        return error
+    if not result.get("pass"):
+        return f"a run failed the testbench's own check (FAIL, or no PASS for the cycles asked); log: {result.get('log', '?')}"
+    return None
+
+
 def measure_peers(build, cycles, icarus_cycles):
-    """One run of each peer (peers.py builds them, untimed, then runs each once)."""
+    """One run of each peer (peers.py builds them, untimed, then runs each once). Its exit code
+    is 0 only when every peer ran and passed; measure_all turns any other into failures."""
     argv = [sys.executable, str(ROOT / "scripts" / "bench" / "peers.py"), "--cycles", str(cycles),
             "--icarus-cycles", str(icarus_cycles), "--runs", "1", "--build-dir", str(build / "bench" / "peers"),
             "--json"]
     out = subprocess.run(argv, capture_output=True, text=True)
     sys.stderr.write(out.stderr)
     try:
-        return json.loads(out.stdout)["peers"]
+        return json.loads(out.stdout)["peers"], out.returncode
     except (ValueError, KeyError):
         raise SystemExit(f"bench: peers.py gave no figures (exit {out.returncode})")
 
 
 def measure_all(cli, build, cycles, icarus_cycles, runs):
     """Rounds of every simulator in turn, so that a slow spell of the machine falls on all of
-    them and the ratios hold; the medians over the rounds."""
+    them and the ratios hold; the medians over the rounds. Also {peer: why} for every peer
+    that could not be measured (a failed build or run in any round): its row shows the error."""
     progress("building or loading the plugins and the SystemC harnesses (not timed)")
     harnesses = {}
     for k in BATCHES:
@@ -114,20 +132,31 @@ def measure_all(cli, build, cycles, icarus_cycles, runs):
         harnesses[k] = systemc_harness(cli, build, k)
     figures = {k: {mode: [] for mode in ("verilated", "harness", "model", "systemc")} for k in BATCHES}
     figures[1]["seed001-cpp"] = []
-    peers = {}
+    peers, failures = {}, {}
     for round_ in range(runs):
         progress(f"round {round_ + 1} of {runs}: creditloop's modes, then the peers")
         measure_round(cli, harnesses, cycles, figures)
-        for peer, result in measure_peers(build, cycles, icarus_cycles).items():
+        results, code = measure_peers(build, cycles, icarus_cycles)
+        for peer, result in results.items():
             entry = peers.setdefault(peer, dict(result, rates=[]))
-            if "median_cycles_per_s" in result:
+            why = peer_failure(result)
+            if why:
+                failures.setdefault(peer, why)
+            elif "median_cycles_per_s" in result:
                 entry["rates"].append(result["median_cycles_per_s"])
-            elif "error" in result:
-                entry["error"] = result["error"]
-    for entry in peers.values():
-        if entry["rates"]:
+        for peer in PEERS:
+            if peer not in results:
+                failures.setdefault(peer, f"peers.py reported nothing for it (exit {code})")
+        if code != 0 and not failures:
+            failures.setdefault("peers.py", f"exited {code} with every peer passing")
+    for peer, entry in peers.items():
+        if peer in failures:
+            # No rate and no ratio from a peer that failed: its row shows why.
+            entry.pop("median_cycles_per_s", None)
+            entry["error"] = failures[peer]
+        elif entry["rates"]:
             entry["median_cycles_per_s"] = statistics.median(entry["rates"])
-    return figures, peers
+    return figures, peers, failures
 
 
 def measure_replay(cli, build, runs, fail_at):
@@ -260,6 +289,11 @@ def main(argv=None):
     ap.add_argument("--fail-at", type=int, default=1_000_000, help="cycle of the replayed failure")
     ap.add_argument("--out", type=Path, default=None, help="where bench.md and bench.json go (default BUILD/bench)")
     args = ap.parse_args(argv)
+    # Absolute from here on: every path below is handed to a subprocess, some of which run
+    # in other directories (the peers build and run inside BUILD/bench/peers/<peer>/).
+    args.build = Path(os.path.abspath(args.build))
+    if args.out is not None:
+        args.out = Path(os.path.abspath(args.out))
     if args.cycles < 1000 or args.runs < 1 or args.icarus_cycles < 100 or args.memory_cycles < args.cycles:
         ap.error("need --cycles >= 1000, --runs >= 1, --icarus-cycles >= 100 and --memory-cycles >= --cycles")
     cli = args.build / "creditloop"
@@ -270,7 +304,7 @@ def main(argv=None):
     cli = str(cli)
 
     start = time.perf_counter()
-    figures, peers = measure_all(cli, args.build, args.cycles, args.icarus_cycles, args.runs)
+    figures, peers, failures = measure_all(cli, args.build, args.cycles, args.icarus_cycles, args.runs)
     replay = measure_replay(cli, args.build, args.runs, args.fail_at)
     memory = measure_memory(cli, args.memory_cycles // 10, args.memory_cycles)
     builds = measure_builds(cli, args.build)
@@ -282,7 +316,9 @@ def main(argv=None):
     (out / "bench.json").write_text(json.dumps(
         {"cycles": args.cycles, "runs": args.runs, "modes": {str(k): v for k, v in figures.items()}, "peers": peers,
          "replay": replay, "memory": memory, "builds": builds, "seconds": elapsed}, indent=1) + "\n")
-    return 0
+    for peer, why in failures.items():
+        print(f"bench: FAILED: peer {peer} could not be measured: {why}", file=sys.stderr, flush=True)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

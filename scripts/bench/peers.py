@@ -16,9 +16,13 @@ and prints its own PASS line for the N cycles asked for.
 
 --json prints one JSON object on stdout: {"peers": {"icarus": {"cycles": N, "runs": [s, ...],
 "median_cycles_per_s": x, "pass": true, "build_s": y, ...}, ...}}; a peer that could not run
-is {"error": "..."}. Otherwise a table. Progress goes to stderr. Exit 0 only when every
-requested peer ran and passed, 1 otherwise, 2 for bad options.
-Build products go under DIR/<peer>/ only (default /tmp/creditloop-bench-peers).
+is {"error": "...", "log": "DIR/<peer>/..."} ("log" when there is one), and a peer whose run
+failed its own check has "pass": false and "log" naming that run's log. Otherwise a table.
+Progress goes to stderr. Exit 0 only when every requested peer ran and passed, 1 otherwise,
+2 for bad options.
+Build products go under DIR/<peer>/ only (default /tmp/creditloop-bench-peers). DIR may be
+relative (to the current directory): it is made absolute before anything runs, since the builds
+and runs happen inside DIR/<peer>/, so every path handed to a tool is absolute.
 """
 import argparse
 import json
@@ -43,6 +47,10 @@ MARKER = ".bench-peer"   # written into DIR/<peer>/ so that only our own dirs ar
 class PeerError(Exception):
     """A peer that cannot be measured: missing tool, failed build, run that hung."""
 
+    def __init__(self, message, log=None):
+        super().__init__(message)
+        self.log = log   # the log that tells why, when there is one
+
 
 def progress(msg):
     print(f"peers: {msg}", file=sys.stderr, flush=True)
@@ -64,8 +72,10 @@ def first_line(argv):
 
 
 def fresh_dir(build_dir, peer):
-    """An empty DIR/<peer>: a build time means something only for a build from scratch."""
-    d = build_dir / peer
+    """An empty DIR/<peer>, as an absolute path: builds and runs use it as their working
+    directory, where a relative DIR would no longer lead to DIR. A build time means
+    something only for a build from scratch."""
+    d = Path(os.path.abspath(build_dir / peer))
     if d.exists():
         if not (d / MARKER).exists():
             raise PeerError(f"{d} exists and was not made by peers.py; "
@@ -88,7 +98,7 @@ def timed_build(argv, d, env=None):
         tail = (d / "build.log").read_text(errors="replace").strip().splitlines()[-5:]
         for line in tail:
             progress(f"  {line}")
-        raise PeerError(f"build failed (exit {rc}); log: {d / 'build.log'}")
+        raise PeerError(f"build failed (exit {rc}); log: {d / 'build.log'}", d / "build.log")
     return elapsed
 
 
@@ -194,6 +204,8 @@ def measure(args):
         except (PeerError, OSError) as e:
             progress(f"{peer}: {e}")
             results[peer] = {"error": str(e)}
+            if getattr(e, "log", None):
+                results[peer]["log"] = str(e.log)
             continue
         progress(f"{peer}: built in {build_s:.2f} s")
         results[peer] = {"cycles": cycles, "runs": [], "pass": True,
@@ -209,19 +221,29 @@ def measure(args):
             if r >= runs or "error" in res:
                 continue
             argv = [str(a) for a in command(cycles)]
+            log = d / f"run{r + 1}.log"
             start = time.perf_counter()
             try:
                 out = subprocess.run(argv, cwd=d, capture_output=True, text=True,
                                      timeout=args.timeout)
-            except subprocess.TimeoutExpired:
-                results[peer] = {"error": f"run {r + 1} took over {args.timeout:g} s (--timeout)"}
+            except (subprocess.TimeoutExpired, OSError) as e:
+                if isinstance(e, subprocess.TimeoutExpired):
+                    why = f"run {r + 1} took over {args.timeout:g} s (--timeout)"
+                    text = "".join(x.decode(errors="replace") if isinstance(x, bytes) else x
+                                   for x in (e.stdout, e.stderr) if x)
+                else:
+                    why = f"run {r + 1} could not start ({e})"
+                    text = ""
+                log.write_text(f"$ {' '.join(argv)}\n{why}\n{text}")
+                results[peer] = {"error": f"{why}; log: {log}", "log": str(log)}
                 progress(f"{peer}: {results[peer]['error']}")
                 continue
             seconds = time.perf_counter() - start
             text = out.stdout + out.stderr
-            log = d / f"run{r + 1}.log"
             log.write_text(text)
             ok = passed(out.returncode, text, cycles)
+            if not ok and res["pass"]:
+                res["log"] = str(log)   # the first failing run's
             res["pass"] = res["pass"] and ok
             res["runs"].append(round(seconds, 6))
             verdict = "PASS" if ok else f"FAIL (log: {log})"
