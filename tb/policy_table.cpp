@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "closed_forms.h"
 #include "dut_library.h"
+#include "progress.h"
 #include "report.h"
 #include "scoreboard.h"
 #include "stimulus.h"
@@ -217,11 +218,16 @@ int run_policy_table(const std::vector<std::string>& args, const std::string& pr
 
     DutSources sources = DutSources::from_environment();
     std::vector<std::unique_ptr<DutLibrary>> libraries(rows.size());
+    // The progress line goes to the process's stderr, so a caller capturing `err` gets the report alone.
+    std::unique_ptr<Progress> progress;
+    if (&err == &std::cerr) progress = std::make_unique<Progress>("creditloop policies", stderr);
     if (spec.rtl) {
         std::vector<LinkConfig> configs;
         for (const PolicyRow& row : rows) configs.push_back(row.config);
-        err << "creditloop policies: verilating or loading " << configs.size() << " RTL configurations\n";
-        const auto build_errors = build_duts(configs, sources, spec.jobs);
+        if (progress) progress->phase("verilating or loading " + std::to_string(configs.size()) + " RTL configurations");
+        const auto build_errors = build_duts(configs, sources, spec.jobs, [&progress](const std::string& s) {
+            if (progress) progress->status(s);
+        });
         if (!build_errors.empty()) {
             for (const auto& line : build_errors) err << "creditloop: " << line << "\n";
             return 1;
@@ -237,6 +243,7 @@ int run_policy_table(const std::vector<std::string>& args, const std::string& pr
     }
 
     bool passed = true;
+    if (progress) progress->phase("runs", rows.size() * spec.loads.size());
     for (size_t i = 0; i < rows.size(); ++i) {
         for (double load : spec.loads) {
             const RunSpec run = policy_run_spec(spec, rows[i].config, load);
@@ -249,8 +256,10 @@ int run_policy_table(const std::vector<std::string>& args, const std::string& pr
                 err << "\n  rerun: " << program << " run " << run_arguments(run) << (spec.rtl ? "" : " --model") << "\n";
             }
             rows[i].results.push_back(std::move(result));
+            if (progress) progress->advance();
         }
     }
+    if (progress) progress->finish();
     out << policy_table_markdown(spec, rows, "creditloop policies" + arguments(spec));
     return passed ? 0 : 1;
 }

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "closed_forms.h"
 #include "dut_library.h"
+#include "progress.h"
 #include "log.h"
 #include "mutants.h"
 #include "report.h"
@@ -52,7 +53,8 @@ const char* const kSweepUsage =
     "  --out DIR          where sweep.csv and sweep.svg go (default build/sweep)\n"
     "  --force            overwrite sweep.csv and sweep.svg in --out\n"
     "  --jobs N           model runs, RTL builds and RTL runs in parallel (1..64, default 2)\n"
-    "  --no-progress      no progress bar (it is drawn only when stderr is a terminal)\n"
+    "  --no-progress      no progress line (on stderr: one line redrawn on a terminal, a line\n"
+    "                     every few seconds in a log)\n"
     "  --log-level L      off|error|warn|info|debug (default warn)\n"
     "\n"
     "A LIST is values and ranges separated by commas: 4, 1,4,8, 4..18, 1..8,12,16.\n"
@@ -192,59 +194,6 @@ void parallel_for(size_t count, int jobs, const std::function<void(size_t)>& bod
     worker();
     for (auto& w : workers) w.join();
 }
-
-// `sweep [#####.....] 60/100 runs`, redrawn in place; only on a terminal (a log file would get
-// one line per redraw), so a sweep piped or run by CI prints nothing here.
-class ProgressBar {
-public:
-    ProgressBar(std::ostream* out, size_t total) : out_(out), total_(total) {}
-
-    void note(const std::string& text) {
-        std::lock_guard<std::mutex> guard(mutex_);
-        note_ = text;
-        draw(true);
-    }
-    void advance() {
-        std::lock_guard<std::mutex> guard(mutex_);
-        ++done_;
-        draw(done_ == total_);
-    }
-    void finish() {
-        std::lock_guard<std::mutex> guard(mutex_);
-        if (!out_ || !drawn_) return;
-        note_.clear();
-        draw(true);
-        *out_ << "\n" << std::flush;
-        drawn_ = false;
-    }
-
-private:
-    void draw(bool now) {
-        if (!out_ || total_ == 0) return;
-        const auto t = std::chrono::steady_clock::now();
-        if (!now && drawn_ && t - last_ < std::chrono::milliseconds(100)) return;
-        last_ = t;
-        constexpr size_t kWidth = 30;
-        const size_t filled = done_ * kWidth / total_;
-        std::string line = "sweep [" + std::string(filled, '#') + std::string(kWidth - filled, '.') + "] " +
-                           std::to_string(done_) + "/" + std::to_string(total_) + " runs";
-        if (!note_.empty()) line += " (" + note_ + ")";
-        const size_t width = line.size();
-        if (line.size() < last_width_) line += std::string(last_width_ - line.size(), ' ');
-        last_width_ = width;
-        *out_ << "\r" << line << std::flush;
-        drawn_ = true;
-    }
-
-    std::ostream* out_;
-    size_t total_;
-    size_t done_ = 0;
-    std::string note_;
-    std::mutex mutex_;
-    bool drawn_ = false;
-    size_t last_width_ = 0;
-    std::chrono::steady_clock::time_point last_{};
-};
 
 // Write `text` to `path` through a temporary beside it, so no reader ever sees half a file;
 // without `force` the final step is link(2), which refuses to replace a file that appeared
@@ -776,8 +725,22 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
         out << " (no RTL)";
     out << "\n" << std::flush;
 
-    const bool terminal = &err == &std::cerr && ::isatty(STDERR_FILENO);
-    ProgressBar progress(spec.progress && terminal ? &err : nullptr, result.points.size() + rtl_points);
+    // The progress line (tb/progress.h) goes to the process's stderr, so a caller that captures
+    // `err` (a test) gets the report alone.
+    std::unique_ptr<Progress> progress;
+    if (spec.progress && &err == &std::cerr) {
+        progress = std::make_unique<Progress>("creditloop sweep", stderr);
+        progress->phase("runs", result.points.size() + rtl_points);
+    }
+    const auto advance = [&progress] {
+        if (progress) progress->advance();
+    };
+    const auto status = [&progress](const std::string& what) {
+        if (progress) progress->status(what);
+    };
+    const auto finish = [&progress] {
+        if (progress) progress->finish();
+    };
 
     parallel_for(result.points.size(), spec.jobs, [&](size_t i) {
         SweepPoint& p = result.points[i];
@@ -787,19 +750,19 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
         p.model_throughput = r.throughput;
         p.model_passed = r.passed;
         if (!r.violations.empty()) p.model_first_violation = violation_line(r.violations.front());
-        progress.advance();
+        advance();
     });
 
     if (rtl_points) {
-        progress.note("verilating or loading " + std::to_string(configs.size()) + " RTL configurations");
-        const auto build_errors = build_duts(configs, sources, spec.jobs);
+        status("verilating or loading " + std::to_string(configs.size()) + " RTL configurations");
+        const auto build_errors = build_duts(configs, sources, spec.jobs, status);
         if (!build_errors.empty()) {
-            progress.finish();
+            finish();
             for (const auto& e : build_errors) err << "creditloop: " << e << "\n";
             err << "creditloop: the RTL grid would not build (nothing written): --no-rtl sweeps the model alone\n";
             return 3;
         }
-        progress.note("");
+        status("");
         std::map<std::string, std::unique_ptr<DutLibrary>> libraries;
         std::vector<size_t> to_run;
         for (size_t i = 0; i < result.points.size(); ++i) {
@@ -810,7 +773,7 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
                 std::string load_error;
                 library = DutLibrary::load(p.spec.config, sources, load_error);
                 if (!library) {
-                    progress.finish();
+                    finish();
                     err << "creditloop: " << load_error << "\n";
                     return 3;
                 }
@@ -826,10 +789,10 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
             p.rtl_throughput = r.throughput;
             p.rtl_passed = r.passed;
             if (!r.violations.empty()) p.rtl_first_violation = violation_line(r.violations.front());
-            progress.advance();
+            advance();
         });
     }
-    progress.finish();
+    finish();
 
     out << "\n" << sweep_table(spec, result) << "\n";
     size_t failures = 0;
