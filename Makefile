@@ -8,6 +8,7 @@
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
 #   make policies the return-policy table: throughput and credit messages per flit under reverse load
 #   make bench   speed: harness, model, SystemC against Icarus, Verilator --timing, Python (< 5 min)
+#   make timing  the RTL-change loop timed on fresh clones: make sim cold / edited / unchanged, CI
 #   make sweep   seed 001's plot: throughput against B for L = 1, 4, 8 (build/sweep/sweep.svg)
 #   make build   configure and build (the CLI lands at build/creditloop)
 #   make lint    verilator --lint-only -Wall over rtl/
@@ -33,7 +34,7 @@ endif
 all: build
 
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,17p' Makefile
 
 deps:
 	@scripts/install-deps.sh
