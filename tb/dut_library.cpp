@@ -438,31 +438,74 @@ std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, co
     return ec ? "cannot finish " + dir.string() + ": " + ec.message() : "";
 }
 
+// Verilator alone (no C++) on `w` as a bank of one, as the build would run it; "" or the
+// error line (what Verilator said first, and the log it is in).
+std::string lint_alone(const Wanted& w, const fs::path& dir) {
+    const std::vector<BankInstance> one = {{w.config, 0, bank_instance_name(w.config, 0)}};
+    const fs::path top = dir / (w.config.key() + ".sv");
+    const std::string log = (dir / (w.config.key() + ".log")).string();
+    std::ofstream(top) << bank_top_sv(one, {{w.rtl, ""}});
+    std::vector<std::string> argv = {"verilator", "--lint-only", "--assert", "--top-module", "creditloop_bank",
+                                     top.string()};
+    argv.insert(argv.end(), w.rtl.begin(), w.rtl.end());
+    if (run_logged(argv, log) == 0) return "";
+    return "verilating " + w.config.key() + " failed (" + first_error_line(log) + "); full log: " + log;
+}
+
 // Build `wanted` as one bank; when that fails, find out which configurations fail (a
 // configuration can fail alone, like a FULL_RATE instance whose B is short): RTL sets one by
-// one, then halves. A missing port fails every configuration of its set alike: no split.
+// one, then each configuration through Verilator alone (no C++: a fraction of a second each);
+// the ones that pass are built together again. When every configuration fails alike (a typo, a
+// missing port), they all get the bank's one error line.
 void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, const BuildStatus& status) {
     const std::string error = build_bank(wanted, root, status);
     if (error.empty()) return;
-    std::vector<std::vector<Wanted*>> parts;
     std::vector<std::string> stamps;
     for (Wanted* w : wanted)
         if (std::find(stamps.begin(), stamps.end(), w->stamp) == stamps.end()) stamps.push_back(w->stamp);
     if (stamps.size() > 1) {
         for (const auto& stamp : stamps) {
-            parts.emplace_back();
+            std::vector<Wanted*> part;
             for (Wanted* w : wanted)
-                if (w->stamp == stamp) parts.back().push_back(w);
+                if (w->stamp == stamp) part.push_back(w);
+            build_with_fallback(part, root, status);
         }
-    } else if (wanted.size() > 1 && !missing_port(error)) {
-        const auto half = wanted.begin() + static_cast<long>(wanted.size() / 2);
-        parts.emplace_back(wanted.begin(), half);
-        parts.emplace_back(half, wanted.end());
-    } else {
-        for (Wanted* w : wanted) w->error = error;
         return;
     }
-    for (auto& part : parts) build_with_fallback(part, root, status);
+    std::vector<Wanted*> fine;
+    if (wanted.size() > 1 && !missing_port(error)) {
+        const fs::path dir = fs::path(root) / "lint";
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+        fs::create_directories(dir, ec);
+        if (status) status("finding which of " + std::to_string(wanted.size()) + " configurations fail");
+        std::vector<std::string> lint(wanted.size());
+        std::atomic<size_t> next{0};
+        auto worker = [&] {
+            for (size_t i = next++; i < wanted.size(); i = next++) lint[i] = lint_alone(*wanted[i], dir);
+        };
+        std::thread helper(worker);
+        worker();
+        helper.join();
+        for (size_t i = 0; i < wanted.size(); ++i) {
+            if (lint[i].empty()) fine.push_back(wanted[i]);
+            else wanted[i]->error = lint[i];
+        }
+        // Alike: the same Verilator message, whichever configuration said it.
+        const auto message = [](const std::string& line) {
+            const auto open = line.find(" failed (");
+            return line.substr(open, line.find("; full log") - open);
+        };
+        bool alike = fine.empty();
+        for (size_t i = 1; alike && i < lint.size(); ++i) alike = message(lint[i]) == message(lint[0]);
+        if (!alike && !fine.empty() && fine.size() < wanted.size()) {
+            build_with_fallback(fine, root, status);
+            return;
+        }
+        if (!alike && fine.empty()) return;   // each failed on its own terms, named above
+    }
+    // One cause for all of them (the C++ stage, a typo, a missing port): one line, said once.
+    for (Wanted* w : wanted) w->error = error;
 }
 
 // Remove the banks no current RTL set matches any more (their files changed or are gone), and
@@ -647,7 +690,8 @@ std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int job
             prune_stale_banks(root, plugins.front()->sources.source_root);
             for (auto& [name, group] : groups) build_with_fallback(group, root, status);
             for (const auto& w : wanted)
-                if (!w.error.empty()) errors.push_back(w.error);
+                if (!w.error.empty() && std::find(errors.begin(), errors.end(), w.error) == errors.end())
+                    errors.push_back(w.error);
         }
     }
 

@@ -1,6 +1,6 @@
 // Real bugs in real RTL: a mutant counter (rtl/mutants/) dropped into a copy of the link must be
 // caught by the scoreboards and by the RTL's own assertions; a top with a missing port must be
-// refused with one line that names the port.
+// refused with one line that names the port; a configuration the RTL refuses fails alone.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -77,6 +77,41 @@ TEST_CASE("an RTL top without a port the harness needs is refused with one line 
     CHECK_FALSE(library);
     CHECK(error.find("no port 'overflow'") != std::string::npos);
     CHECK(error.find('\n') == std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a configuration the RTL refuses fails alone and the rest of its bank still builds", "[rtl][bad-input][bank]") {
+    // An RTL that refuses B = 5 at elaboration: in a bank with two other configurations, only
+    // that one fails, with Verilator's message, and the other two are built together and run.
+    const fs::path dir = rtl_copy("refuses_b5");
+    std::string top = slurp((dir / "credit_link.sv").string());
+    const auto ports_end = top.find(");\n", top.find("module credit_link"));
+    REQUIRE(ports_end != std::string::npos);
+    top.insert(ports_end + 3, "  if (B == 5) begin : refuse_b5\n    $error(\"this link refuses B = 5\");\n  end\n");
+    std::ofstream(dir / "credit_link.sv") << top;
+    DutSources sources = DutSources::from_environment();
+    REQUIRE(use_rtl_directory(sources, dir.string()).empty());
+    const LinkConfig refused{2, 5, 2, 32}, fine_a{1, 4, 1, 32}, fine_b{3, 7, 3, 32};
+    const auto errors = build_duts({fine_a, refused, fine_b}, sources, 2);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].find("verilating L2_B5_K2_W32 failed") == 0);
+    CHECK(errors[0].find("this link refuses B = 5") != std::string::npos);
+    for (const auto& config : {fine_a, fine_b}) {
+        std::string error;
+        auto library = DutLibrary::load(config, sources, error);
+        INFO(config.key() << ": " << error);
+        REQUIRE(library);
+        auto dut = library->create();
+        CHECK(run_link(dut.get(), creditloop::testing::seed_run(config.stages, config.buffer_slots, config.batch)).passed);
+    }
+
+    // A typo fails every configuration alike: one line, said once, naming the file and line.
+    std::ofstream(dir / "pipeline.sv", std::ios::app) << "module broken (\n";
+    const auto typo = build_duts({LinkConfig{1, 6, 1, 32}, LinkConfig{1, 8, 1, 32}}, sources, 2);
+    REQUIRE(typo.size() == 1);
+    CHECK(typo[0].find("verilating 2 configurations failed") == 0);
+    CHECK(typo[0].find("pipeline.sv:") != std::string::npos);
+    CHECK(typo[0].find('\n') == std::string::npos);
     fs::remove_all(dir);
 }
 
