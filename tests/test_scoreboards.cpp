@@ -8,6 +8,7 @@
 // in the same cycle), the credit reaches the sender in s + 2L + 1 and can be spent in s + 2L + 2.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -20,6 +21,7 @@
 #include "lockstep.h"
 #include "model_probe.h"
 #include "ring_queue.h"
+#include "seed_tables.h"
 #include "sizing.h"
 
 using namespace creditloop;
@@ -152,31 +154,19 @@ struct CleanRun {
 
 // ---- the clean golden model passes on the seeds' configurations --------------------------------
 
-TEST_CASE("clean model passes all four scoreboards on seed 001's table - at its throughput",
+TEST_CASE("clean model passes all four scoreboards on seed 001's configurations and measures the round trip",
           "[scoreboard][sizing][seed001]") {
-    // Seed 001's printed table: cycles = 6000, window = the second half.
-    const int buffers[] = {1, 2, 4, 6, 8, 10, 12, 14, 16, 18};
-    struct Row {
-        int stages;
-        int drain_every;
-        const char* throughput[10];
-    };
-    const Row rows[] = {
-        {1, 1, {"0.250", "0.500", "1.000", "1.000", "1.000", "1.000", "1.000", "1.000", "1.000", "1.000"}},
-        {4, 1, {"0.100", "0.200", "0.400", "0.600", "0.800", "1.000", "1.000", "1.000", "1.000", "1.000"}},
-        {8, 1, {"0.056", "0.111", "0.223", "0.334", "0.445", "0.555", "0.666", "0.777", "0.889", "1.000"}},
-        {4, 2, {"0.100", "0.200", "0.400", "0.500", "0.500", "0.500", "0.500", "0.500", "0.500", "0.500"}},
-    };
-    for (const Row& row : rows) {
-        for (int i = 0; i < 10; ++i) {
-            const int b = buffers[i];
+    // Seed 001's configurations (6000 cycles, the window the second half). The printed
+    // throughputs are checked on the model in test_model_tables.cpp and on the RTL by the
+    // regression; here the scoreboards must pass a clean run and measure the loop it built.
+    for (const auto& row : seeds::kSeed001Rows) {
+        for (const int b : seeds::kSeed001Buffers) {
             const int rtt = round_trip_cycles(row.stages);
             const bool full_rate = row.drain_every == 1 && b >= full_rate_buffer(rtt, 1);
             CAPTURE(row.stages, b, row.drain_every, full_rate);
             CleanRun run(make_link(row.stages, b), 6000, row.drain_every, full_rate);
             CHECK(run.all_ok());
             CHECK(run.conservation.summary() == "conservation: 6,000 cycles checked, 0 violations");
-            CHECK(fixed3(run.sizing.measured_throughput()) == row.throughput[i]);
             CHECK(run.sizing.window_cycles() == 3000);
             REQUIRE(run.sizing.measured_round_trip());
             if (row.drain_every == 1)
@@ -187,21 +177,18 @@ TEST_CASE("clean model passes all four scoreboards on seed 001's table - at its 
     }
 }
 
-TEST_CASE("clean model passes with batched returns - seed 000's throughput and prediction",
+TEST_CASE("clean model passes with batched returns - seed 000's prediction B / (RTT + K - 1)",
           "[scoreboard][sizing][seed000]") {
-    // Seed 000: L = 4, B = 12, batches of K; printed throughput, and the formula 12 / (10 + K - 1)
-    // that stranded credits undercut at K = 8.
-    const int batches[] = {1, 2, 4, 6, 8, 12};
-    const char* measured[] = {"1.000", "1.000", "0.923", "0.800", "0.615", "0.572"};
-    const char* predicted[] = {"1.000", "1.000", "0.923", "0.800", "0.706", "0.571"};
-    for (int i = 0; i < 6; ++i) {
-        const int k = batches[i];
+    // Seed 000: L = 4, B = 12, batches of K; the sizing prediction is the formula
+    // min(1, 12 / (10 + K - 1)), which stranded credits undercut at K = 8 (the measured 0.615 is
+    // checked with the table, in test_model_tables.cpp).
+    for (const int k : seeds::kSeed000Batches) {
         const bool full_rate = 12 >= full_rate_buffer(10, k);
         CAPTURE(k, full_rate);
         CleanRun run(make_link(4, 12, k), 6000, 1, full_rate);
         CHECK(run.all_ok());
-        CHECK(fixed3(run.sizing.measured_throughput()) == measured[i]);
-        CHECK(fixed3(run.sizing.predicted_throughput()) == predicted[i]);
+        CHECK(fixed3(run.sizing.predicted_throughput()) == fixed3(std::min(1.0, 12.0 / (10 + k - 1))));
+        CHECK(run.sizing.measured_throughput() <= run.sizing.predicted_throughput() + 0.002);
         REQUIRE(run.sizing.measured_round_trip());
         CHECK(*run.sizing.measured_round_trip() == 10u);   // the batch's last flit waits for no one
     }
