@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Install what creditloop needs from Debian's packages: Verilator, SystemC, Catch2, spdlog,
-# ccache, CMake, a C++ compiler and Icarus Verilog (a peer simulator); GTKWave with --optional.
+# Install what creditloop needs from Debian's packages: Verilator, SystemC, Catch2, spdlog, fmt,
+# CLI11 (arguments), nlohmann-json (JSON), pugixml (XML), ccache, CMake, a C++ compiler and
+# Icarus Verilog (a peer simulator); GTKWave with --optional.
 #   scripts/install-deps.sh            install whatever is missing (needs root or sudo)
 #   scripts/install-deps.sh --check    only say what is missing; exit 1 if anything is
 #   scripts/install-deps.sh --optional also install gtkwave
 set -euo pipefail
 
-required=(verilator libsystemc-dev catch2 libspdlog-dev ccache cmake make g++ zlib1g-dev pkg-config python3 iverilog)
+required=(verilator libsystemc-dev catch2 libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev
+          ccache cmake make g++ zlib1g-dev pkg-config python3 iverilog)
 optional=(gtkwave)
 
 mode=install

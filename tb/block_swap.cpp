@@ -12,6 +12,10 @@
 #include <sstream>
 #include <vector>
 
+#include <pugixml.hpp>
+
+#include "process.h"
+
 namespace fs = std::filesystem;
 
 namespace creditloop {
@@ -36,15 +40,8 @@ struct ModuleShape {
     std::map<std::string, Port> ports;
 };
 
-std::string attribute(const std::string& tag, const std::string& name) {
-    const std::string key = " " + name + "=\"";
-    const auto at = tag.find(key);
-    if (at == std::string::npos) return "";
-    const auto end = tag.find('"', at + key.size());
-    return tag.substr(at + key.size(), end - at - key.size());
-}
-
-// The first module in `file`, elaborated by Verilator with the given parameter values.
+// The first module in `file`, elaborated by Verilator with the given parameter values: its
+// parameters and ports, from Verilator's XML (--xml-only).
 std::string inspect(const std::string& file, const std::vector<std::pair<std::string, int>>& parameters,
                     const fs::path& work, ModuleShape& shape) {
     std::string text = read_text(file);
@@ -56,10 +53,11 @@ std::string inspect(const std::string& file, const std::vector<std::pair<std::st
     fs::create_directories(work);
     const fs::path xml = work / "shape.xml";
     const fs::path log = work / "shape.log";
-    std::string command = "verilator --xml-only --xml-output '" + xml.string() + "' --top-module " + shape.name;
-    for (const auto& [name, value] : parameters) command += " -G" + name + "=" + std::to_string(value);
-    command += " '" + file + "' > '" + log.string() + "' 2>&1";
-    if (std::system(command.c_str()) != 0) {
+    std::vector<std::string> argv = {"verilator", "--xml-only", "--xml-output", xml.string(), "--top-module", shape.name};
+    for (const auto& [name, value] : parameters) argv.push_back("-G" + name + "=" + std::to_string(value));
+    argv.push_back(file);
+    std::ofstream(log, std::ios::trunc).close();
+    if (run_to_log(argv, log.string()) != 0) {
         std::istringstream lines(read_text(log));
         std::string line, first;
         while (std::getline(lines, line))
@@ -71,25 +69,23 @@ std::string inspect(const std::string& file, const std::vector<std::pair<std::st
             return file + " (module " + shape.name + ") lacks a parameter the contract needs: " + first.substr(first.rfind(':') + 2);
         return "Verilator cannot read " + file + ": " + first;
     }
-    const std::string doc = read_text(xml);
-    std::map<std::string, int> widths;
-    const std::regex dtype_tag(R"(<basicdtype [^>]*>)");
-    for (std::sregex_iterator it(doc.begin(), doc.end(), dtype_tag), end; it != end; ++it) {
-        const std::string tag = it->str();
-        const std::string left = attribute(tag, "left"), right = attribute(tag, "right");
-        widths[attribute(tag, "id")] = left.empty() ? 1 : std::abs(std::stoi(left) - std::stoi(right)) + 1;
+    pugi::xml_document doc;
+    if (!doc.load_file(xml.c_str())) return "Verilator wrote no readable XML for " + file + " (" + xml.string() + ")";
+    std::map<std::string, int> widths;   // dtype id -> bits
+    for (const auto& node : doc.select_nodes("//typetable/basicdtype")) {
+        const auto dtype = node.node();
+        const auto left = dtype.attribute("left"), right = dtype.attribute("right");
+        widths[dtype.attribute("id").value()] = left ? std::abs(left.as_int() - right.as_int()) + 1 : 1;
     }
-    // Only the top module's own variables: those before the first nested <module> or instance.
-    const auto top = doc.find("<module ");
-    const auto top_end = doc.find("</module>", top);
-    const std::string body = doc.substr(top, top_end - top);
-    const std::regex var_tag(R"(<var [^>]*>)");
-    for (std::sregex_iterator it(body.begin(), body.end(), var_tag), end; it != end; ++it) {
-        const std::string tag = it->str();
-        const std::string name = attribute(tag, "name");
-        if (attribute(tag, "param") == "true") shape.parameters.push_back(name);
-        const std::string dir = attribute(tag, "dir");
-        if (!dir.empty()) shape.ports[name] = Port{dir, widths.count(attribute(tag, "dtype_id")) ? widths[attribute(tag, "dtype_id")] : 1};
+    // The top module's own variables only (not those of the modules it instantiates).
+    const auto top = doc.select_node("//netlist/module[@topModule='1']").node();
+    if (!top) return "Verilator's XML for " + file + " names no top module (" + xml.string() + ")";
+    for (const auto var : top.children("var")) {
+        const std::string name = var.attribute("name").value();
+        if (var.attribute("param").as_bool()) shape.parameters.push_back(name);
+        const std::string dir = var.attribute("dir").value();
+        const auto width = widths.find(var.attribute("dtype_id").value());
+        if (!dir.empty()) shape.ports[name] = Port{dir, width != widths.end() ? width->second : 1};
     }
     return "";
 }
@@ -135,7 +131,7 @@ std::string check_ports(const std::string& file, const ModuleShape& shape, const
     if (!extra.empty()) problem += std::string(problem.empty() ? "" : "; ") + "unknown port(s) " + join(extra);
     if (problem.empty()) return "";
     return file + " (module " + shape.name + ") does not fit the " + contract_name + " contract: " + problem +
-           " (see the README, 'Your own RTL')";
+           " (see docs/own-rtl.md)";
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +19,8 @@
 #include <thread>
 
 #include "dut_bank.h"
+#include "parallel.h"
+#include "process.h"
 
 #ifndef CREDITLOOP_SOURCE_DIR
 #define CREDITLOOP_SOURCE_DIR "."
@@ -86,40 +87,18 @@ std::string hex(uint64_t value) {
     return text;
 }
 
-// Run argv with stdout and stderr appended to `log`; the exit status, or -1. While it runs,
-// `status` hears the build's progress ("compiling: 40 %", from CMake's "[ 40%]" lines).
+// Run argv with its output appended to `log` (process.h); while it runs, `status` hears how far
+// the build is ("compiling: 40 %", from CMake's "[ 40%]" lines).
 int run_logged(const std::vector<std::string>& argv, const std::string& log, const BuildStatus& status = {},
                const std::string& phase = "") {
-    const pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        std::vector<char*> args;
-        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        execvp(args[0], args.data());
-        _exit(127);
-    }
-    int status_code = 0;
-    for (;;) {
-        const pid_t done = waitpid(pid, &status_code, status ? WNOHANG : 0);
-        if (done == pid) break;
-        if (done < 0) return -1;
-        // The last "[ NN%]" of the log says how far the build is.
+    if (!status) return run_to_log(argv, log);
+    return run_to_log(argv, log, [&] {
         const std::string text = read_file(log);
         const auto at = text.rfind("%]");
-        if (at != std::string::npos && at >= 3) {
-            const auto open = text.rfind('[', at);
-            if (open != std::string::npos) status(phase + ": " + text.substr(open + 1, at - open - 1) + " %");
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    return WIFEXITED(status_code) ? WEXITSTATUS(status_code) : -1;
+        if (at == std::string::npos || at < 3) return;
+        const auto open = text.rfind('[', at);
+        if (open != std::string::npos) status(phase + ": " + text.substr(open + 1, at - open - 1) + " %");
+    });
 }
 
 // The first line of the build log that says what went wrong. A port the harness needs but the
@@ -146,7 +125,7 @@ std::string first_error_line(const std::string& log) {
     };
     const auto no_port = [](const std::string& port) {
         return "the RTL top credit_link has no port '" + port +
-               "'; its ports must match rtl/credit_link.sv (see the README, 'Your own RTL')";
+               "'; its ports must match rtl/credit_link.sv (see docs/own-rtl.md)";
     };
     while (std::getline(in, line)) {
         // Verilator: "Pin not found: 'x'", or "Pin is not an in/out/inout/...: 'x'" when the
@@ -480,13 +459,7 @@ void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, c
         fs::create_directories(dir, ec);
         if (status) status("finding which of " + std::to_string(wanted.size()) + " configurations fail");
         std::vector<std::string> lint(wanted.size());
-        std::atomic<size_t> next{0};
-        auto worker = [&] {
-            for (size_t i = next++; i < wanted.size(); i = next++) lint[i] = lint_alone(*wanted[i], dir);
-        };
-        std::thread helper(worker);
-        worker();
-        helper.join();
+        parallel_for(wanted.size(), 2, [&](size_t i) { lint[i] = lint_alone(*wanted[i], dir); });
         for (size_t i = 0; i < wanted.size(); ++i) {
             if (lint[i].empty()) fine.push_back(wanted[i]);
             else wanted[i]->error = lint[i];
@@ -696,19 +669,13 @@ std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int job
     }
 
     std::mutex errors_mutex;
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t i = next++; i < systemc.size(); i = next++) {
-            std::string error = ensure_systemc_built(systemc[i]->config, systemc[i]->sources, status);
-            if (!error.empty()) {
-                std::lock_guard<std::mutex> guard(errors_mutex);
-                errors.push_back(error);
-            }
+    parallel_for(systemc.size(), jobs, [&](size_t i) {
+        std::string error = ensure_systemc_built(systemc[i]->config, systemc[i]->sources, status);
+        if (!error.empty()) {
+            std::lock_guard<std::mutex> guard(errors_mutex);
+            errors.push_back(error);
         }
-    };
-    std::vector<std::thread> workers;
-    for (int j = 0; j < std::max(1, std::min(jobs, static_cast<int>(systemc.size()))); ++j) workers.emplace_back(worker);
-    for (auto& w : workers) w.join();
+    });
     return errors;
 }
 

@@ -13,6 +13,7 @@
 
 #include "dut_library.h"
 #include "gtkw.h"
+#include "parallel.h"
 #include "progress.h"
 #include "report.h"
 
@@ -188,11 +189,10 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
     std::error_code ec;
     fs::create_directories(command.waves_dir, ec);
     std::vector<Kill> kills(mutants.size());
-    std::atomic<size_t> next{0};
     progress.phase("mutants", mutants.size());
     // One mutant per worker: its stimulus sets in order until one catches it.
-    auto worker = [&] {
-        for (size_t i = next++; i < mutants.size(); i = next++) {
+    parallel_for(mutants.size(), command.jobs, [&](size_t i) {
+        {
             Kill& kill = kills[i];
             for (const auto& c : cases) {
                 std::string error;
@@ -226,10 +226,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
             progress.advance();
             progress.print((kill.caught ? "caught   " : "SURVIVED ") + mutants[i].name);
         }
-    };
-    std::vector<std::thread> workers;
-    for (int j = 0; j < std::max(1, command.jobs); ++j) workers.emplace_back(worker);
-    for (auto& w : workers) w.join();
+    });
     progress.finish();
 
     std::ostringstream table;

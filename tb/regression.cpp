@@ -1,7 +1,6 @@
 #include "regression.h"
 
 #include <fnmatch.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <atomic>
@@ -16,11 +15,16 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
 #include "block_swap.h"
 #include "closed_forms.h"
 #include "dut_library.h"
 #include "gtkw.h"
 #include "log.h"
+#include "parallel.h"
+#include "process.h"
 #include "progress.h"
 #include "report.h"
 #include "seed_tables.h"
@@ -178,21 +182,6 @@ private:
     std::map<std::string, std::unique_ptr<DutLibrary>> libraries_;
 };
 
-// Run argv, its stdout into `out`; the exit status, or -1.
-int capture(const std::vector<std::string>& argv, std::string& out) {
-    std::string command;
-    for (const auto& arg : argv) {
-        std::string quoted = "'";
-        for (char ch : arg) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-        command += (command.empty() ? "" : " ") + quoted + "'";
-    }
-    FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
-    if (!pipe) return -1;
-    char buffer[4096];
-    for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-    const int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 // The run again under the SystemC harness: "" when its JSON is the C++ harness's, field for
 // field (the source aside), else what differs.
@@ -204,17 +193,34 @@ std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, 
     if (harness.empty()) return error;
     std::vector<std::string> argv = systemc_command(harness, c.spec);
     argv.push_back("--json");
-    std::string json;
-    const int status = capture(argv, json);
+    std::string text;
+    const int status = run_capture(argv, text);
     RunResult expected = cpp;
     expected.source = "systemc";
-    const std::string want = run_json(c.spec, expected) + "\n";
-    if (json == want && status == (cpp.passed ? 0 : 1)) return "";
-    size_t at = 0;
-    while (at < json.size() && at < want.size() && json[at] == want[at]) ++at;
-    const size_t from = at > 40 ? at - 40 : 0;
-    return "the SystemC harness disagrees with the C++ harness (exit " + std::to_string(status) + "): C++ '..." +
-           want.substr(from, 80) + "...', SystemC '..." + json.substr(std::min(from, json.size()), 80) + "...'";
+    const nlohmann::ordered_json want = run_json_value(c.spec, expected);
+    const int want_status = cpp.passed ? 0 : 1;
+    nlohmann::ordered_json got;
+    try {
+        got = nlohmann::ordered_json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+        return "the SystemC harness printed no JSON (exit " + std::to_string(status) + "): '" + text.substr(0, 120) + "'";
+    }
+    if (got == want && status == want_status) return "";
+    // Name the fields that differ, with both values (the first few).
+    std::string fields;
+    int named = 0;
+    for (const auto& op : nlohmann::ordered_json::diff(want, got)) {
+        const std::string path = op.value("path", "");
+        if (named++ == 4) {
+            fields += ", ...";
+            break;
+        }
+        const auto pointer = nlohmann::ordered_json::json_pointer(path);
+        fields += (fields.empty() ? "" : ", ") + path + ": C++ " + (want.contains(pointer) ? want.at(pointer).dump() : "(none)") +
+                  ", SystemC " + (got.contains(pointer) ? got.at(pointer).dump() : "(none)");
+    }
+    if (fields.empty()) fields = "exit " + std::to_string(status) + " where the C++ harness gave " + std::to_string(want_status);
+    return "the SystemC harness disagrees with the C++ harness: " + fields;
 }
 
 namespace {
@@ -272,47 +278,55 @@ std::string pad(const std::string& text, size_t width) {
 
 bool write_junit(const std::string& path, const std::vector<RegressionCase>& cases,
                  const std::vector<CaseOutcome>& outcomes, const RegressCommand& command, const std::string& program) {
-    std::ostringstream xml;
     size_t failures = 0;
     double total = 0.0;
     for (const auto& o : outcomes) {
         failures += o.passed() ? 0 : 1;
         total += o.seconds;
     }
-    xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    xml << "<testsuites>\n<testsuite name=\"creditloop.sim\" tests=\"" << cases.size() << "\" failures=\""
-        << failures << "\" errors=\"0\" time=\"" << total << "\">\n";
-    xml << "  <properties><property name=\"seed\" value=\"" << command.seed << "\"/></properties>\n";
+    pugi::xml_document doc;
+    auto declaration = doc.append_child(pugi::node_declaration);
+    declaration.append_attribute("version") = "1.0";
+    declaration.append_attribute("encoding") = "UTF-8";
+    auto suite = doc.append_child("testsuites").append_child("testsuite");
+    suite.append_attribute("name") = "creditloop.sim";
+    suite.append_attribute("tests") = static_cast<unsigned long long>(cases.size());
+    suite.append_attribute("failures") = static_cast<unsigned long long>(failures);
+    suite.append_attribute("errors") = 0;
+    suite.append_attribute("time") = total;
+    const auto property = [](pugi::xml_node properties, const char* name, const std::string& value) {
+        auto p = properties.append_child("property");
+        p.append_attribute("name") = name;
+        p.append_attribute("value") = value.c_str();
+    };
+    property(suite.append_child("properties"), "seed", std::to_string(command.seed));
     for (size_t i = 0; i < cases.size(); ++i) {
         const auto& c = cases[i];
         const auto& o = outcomes[i];
         const auto slash = c.name.find('/');
-        xml << "  <testcase classname=\"creditloop." << xml_escape(c.name.substr(0, slash)) << "\" name=\""
-            << xml_escape(c.name.substr(slash + 1)) << "\" time=\"" << o.seconds << "\">\n";
-        xml << "    <properties><property name=\"seed\" value=\"" << c.spec.stimulus.seed
-            << "\"/><property name=\"config\" value=\"" << xml_escape(describe(c.spec)) << "\"/></properties>\n";
+        auto test = suite.append_child("testcase");
+        test.append_attribute("classname") = ("creditloop." + c.name.substr(0, slash)).c_str();
+        test.append_attribute("name") = c.name.substr(slash + 1).c_str();
+        test.append_attribute("time") = o.seconds;
+        auto properties = test.append_child("properties");
+        property(properties, "seed", std::to_string(c.spec.stimulus.seed));
+        property(properties, "config", describe(c.spec));
         if (!o.passed()) {
             std::string message = o.error;
             if (message.empty() && !o.result.violations.empty()) message = violation_line(o.result.violations.front());
             if (message.empty()) message = o.seed_check_failure;
-            xml << "    <failure message=\"" << xml_escape(message) << "\">rerun: " << xml_escape(program)
-                << " run " << xml_escape(run_arguments(c.spec))
-                << xml_escape(dut_arguments(command))
-                << "\nwaves: gtkwave " << xml_escape(o.waves) << " " << xml_escape(o.gtkw)
-                << "</failure>\n";
+            auto failure = test.append_child("failure");
+            failure.append_attribute("message") = message.c_str();
+            failure.text() = ("rerun: " + program + " run " + run_arguments(c.spec) + dut_arguments(command) +
+                              "\nwaves: gtkwave " + o.waves + " " + o.gtkw)
+                                 .c_str();
         }
-        xml << "  </testcase>\n";
     }
-    xml << "</testsuite>\n</testsuites>\n";
     // Write beside the target and rename, so a reader never sees half a file.
     std::error_code ec;
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
     const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::trunc);
-        out << xml.str();
-        if (!out) return false;
-    }
+    if (!doc.save_file(temporary.c_str(), "  ")) return false;
     fs::rename(temporary, path, ec);
     return !ec;
 }
@@ -421,20 +435,14 @@ int run_regression(const RegressCommand& command, const std::string& program,
     const std::string extension = command.fst ? ".fst" : ".vcd";
     LibraryCache libraries(sources);
     std::vector<CaseOutcome> outcomes(cases.size());
-    std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
     progress.phase("tests", cases.size());
-    auto worker = [&] {
-        for (size_t i = next++; i < cases.size(); i = next++) {
-            outcomes[i] = run_case(cases[i], libraries, command, extension);
-            progress.advance();
-            progress.print("[" + std::to_string(++done) + "/" + std::to_string(cases.size()) + "] " +
-                           (outcomes[i].passed() ? "pass " : "FAIL ") + cases[i].name);
-        }
-    };
-    std::vector<std::thread> workers;
-    for (int j = 0; j < command.jobs; ++j) workers.emplace_back(worker);
-    for (auto& w : workers) w.join();
+    parallel_for(cases.size(), command.jobs, [&](size_t i) {
+        outcomes[i] = run_case(cases[i], libraries, command, extension);
+        progress.advance();
+        progress.print("[" + std::to_string(++done) + "/" + std::to_string(cases.size()) + "] " +
+                       (outcomes[i].passed() ? "pass " : "FAIL ") + cases[i].name);
+    });
     progress.finish();
 
     // The summary table.

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <sstream>
 
 namespace creditloop {
@@ -65,27 +67,6 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
     return out.str();
 }
 
-std::string json_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out;
-}
-
 std::string xml_escape(const std::string& text) {
     std::string out;
     for (char c : text) {
@@ -101,71 +82,61 @@ std::string xml_escape(const std::string& text) {
     return out;
 }
 
-namespace {
-std::string json_number(double value) {
+double json_rounded(double value) {
+    // Ten significant digits, as the JSON has always carried them: a reader that compares runs
+    // is not thrown by the last bits of a division.
     char text[40];
     std::snprintf(text, sizeof text, "%.10g", value);
-    return text;
+    return std::strtod(text, nullptr);
 }
-std::string quoted(const std::string& text) { return "\"" + json_escape(text) + "\""; }
-}  // namespace
 
-std::string run_json(const RunSpec& spec, const RunResult& r) {
-    std::ostringstream out;
+nlohmann::ordered_json run_json_value(const RunSpec& spec, const RunResult& r) {
+    using nlohmann::ordered_json;
     const LinkConfig& c = spec.config;
-    out << "{";
-    out << "\"source\": " << quoted(r.source);
-    out << ", \"config\": {\"L\": " << c.stages << ", \"B\": " << c.buffer_slots << ", \"K\": " << c.batch
-        << ", \"W\": " << c.payload_bits << ", \"SYNC\": " << c.sync_stages << ", \"FREE_DELAY\": " << c.free_delay
-        << ", \"POLICY\": " << quoted(policy_name(c.policy)) << ", \"LOW\": " << c.low_credits << ", \"IDLE\": " << c.idle_cycles
-        << ", \"TIMEOUT\": " << c.flush_timeout << "}";
-    out << ", \"reverse_load\": " << json_number(spec.stimulus.reverse_load);
-    out << ", \"traffic\": " << quoted(describe(spec.stimulus.traffic));
-    out << ", \"drain\": " << quoted(describe(spec.stimulus.drain));
-    out << ", \"flush_probability\": " << json_number(spec.stimulus.flush_probability);
-    out << ", \"seed\": " << spec.stimulus.seed;
-    out << ", \"cycles\": " << r.cycles;
-    out << ", \"declared_full_rate\": " << (spec.declared_full_rate ? "true" : "false");
-    out << ", \"throughput\": " << json_number(r.throughput);
-    out << ", \"throughput_3dp\": " << quoted(three_decimals(r.throughput));
-    out << ", \"model_throughput\": " << json_number(r.model_throughput);
-    out << ", \"window\": {\"start\": " << r.window_start << ", \"cycles\": " << r.window_cycles
-        << ", \"sends\": " << r.window_sends << "}";
-    out << ", \"rtt\": ";
-    if (r.measured_round_trip) out << *r.measured_round_trip;
-    else out << "null";
-    out << ", \"rtt_closed_form\": " << r.closed_form_round_trip;
-    out << ", \"full_rate_buffer\": " << r.full_rate_buffer;
-    out << ", \"predicted_throughput\": " << json_number(r.predicted_throughput);
-    out << ", \"mean_round_trip\": " << json_number(r.mean_round_trip);
-    out << ", \"credit_messages\": " << r.window_messages << ", \"messages_per_flit\": " << json_number(r.messages_per_flit);
-    out << ", \"passed\": " << (r.passed ? "true" : "false");
-    out << ", \"first_violation_cycle\": ";
-    if (r.first_violation_cycle) out << *r.first_violation_cycle;
-    else out << "null";
-    out << ", \"violation_count\": " << r.violation_count;
-    out << ", \"credits_net_change\": " << r.credits_net_change;
-    out << ", \"first_round_trip_sends\": " << r.first_round_trip_sends;
-    out << ", \"last_round_trip_sends\": " << r.last_round_trip_sends;
-    out << ", \"rtl_assertion_cycle\": ";
-    if (r.rtl_assertion_cycle) out << *r.rtl_assertion_cycle;
-    else out << "null";
-    out << ", \"violations\": [";
-    for (size_t i = 0; i < r.violations.size(); ++i) {
-        const Violation& v = r.violations[i];
-        out << (i ? ", " : "") << "{\"cycle\": " << v.cycle << ", \"check\": " << quoted(v.check)
-            << ", \"signal\": " << quoted(v.signal) << ", \"expected\": " << quoted(v.expected)
-            << ", \"got\": " << quoted(v.got) << ", \"detail\": " << quoted(v.detail) << "}";
-    }
-    out << "]";
-    out << ", \"scoreboards\": [";
-    for (size_t i = 0; i < r.scoreboards.size(); ++i) {
-        const auto& b = r.scoreboards[i];
-        out << (i ? ", " : "") << "{\"name\": " << quoted(b.name) << ", \"cycles_checked\": " << b.cycles_checked
-            << ", \"violations\": " << b.violations << "}";
-    }
-    out << "]}";
-    return out.str();
+    const auto optional = [](const std::optional<uint64_t>& value) {
+        return value ? ordered_json(*value) : ordered_json(nullptr);
+    };
+    ordered_json out;
+    out["source"] = r.source;
+    out["config"] = {{"L", c.stages},          {"B", c.buffer_slots},          {"K", c.batch},
+                     {"W", c.payload_bits},    {"SYNC", c.sync_stages},        {"FREE_DELAY", c.free_delay},
+                     {"POLICY", policy_name(c.policy)}, {"LOW", c.low_credits}, {"IDLE", c.idle_cycles},
+                     {"TIMEOUT", c.flush_timeout}};
+    out["reverse_load"] = json_rounded(spec.stimulus.reverse_load);
+    out["traffic"] = describe(spec.stimulus.traffic);
+    out["drain"] = describe(spec.stimulus.drain);
+    out["flush_probability"] = json_rounded(spec.stimulus.flush_probability);
+    out["seed"] = spec.stimulus.seed;
+    out["cycles"] = r.cycles;
+    out["declared_full_rate"] = spec.declared_full_rate;
+    out["throughput"] = json_rounded(r.throughput);
+    out["throughput_3dp"] = three_decimals(r.throughput);
+    out["model_throughput"] = json_rounded(r.model_throughput);
+    out["window"] = {{"start", r.window_start}, {"cycles", r.window_cycles}, {"sends", r.window_sends}};
+    out["rtt"] = optional(r.measured_round_trip);
+    out["rtt_closed_form"] = r.closed_form_round_trip;
+    out["full_rate_buffer"] = r.full_rate_buffer;
+    out["predicted_throughput"] = json_rounded(r.predicted_throughput);
+    out["mean_round_trip"] = json_rounded(r.mean_round_trip);
+    out["credit_messages"] = r.window_messages;
+    out["messages_per_flit"] = json_rounded(r.messages_per_flit);
+    out["passed"] = r.passed;
+    out["first_violation_cycle"] = optional(r.first_violation_cycle);
+    out["violation_count"] = r.violation_count;
+    out["credits_net_change"] = r.credits_net_change;
+    out["first_round_trip_sends"] = r.first_round_trip_sends;
+    out["last_round_trip_sends"] = r.last_round_trip_sends;
+    out["rtl_assertion_cycle"] = optional(r.rtl_assertion_cycle);
+    out["violations"] = ordered_json::array();
+    for (const Violation& v : r.violations)
+        out["violations"].push_back({{"cycle", v.cycle}, {"check", v.check}, {"signal", v.signal},
+                                     {"expected", v.expected}, {"got", v.got}, {"detail", v.detail}});
+    out["scoreboards"] = ordered_json::array();
+    for (const auto& b : r.scoreboards)
+        out["scoreboards"].push_back({{"name", b.name}, {"cycles_checked", b.cycles_checked}, {"violations", b.violations}});
+    return out;
 }
+
+std::string run_json(const RunSpec& spec, const RunResult& result) { return run_json_value(spec, result).dump(); }
 
 }  // namespace creditloop

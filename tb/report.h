@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "link_run.h"
 
 namespace creditloop {
@@ -16,10 +18,12 @@ std::string describe(const RunSpec& spec);
 std::string run_summary(const RunSpec& spec, const RunResult& result);
 // One line for a violation: "cycle 7: conservation.total link.total_credits expected 4 got 3 (1 credit lost)"
 std::string violation_line(const Violation& v);
-// `creditloop run --json`: one JSON object.
+// `creditloop run --json`: one JSON object, and the same as text on one line.
+nlohmann::ordered_json run_json_value(const RunSpec& spec, const RunResult& result);
 std::string run_json(const RunSpec& spec, const RunResult& result);
+// `value` to ten significant digits, as every JSON number creditloop writes.
+double json_rounded(double value);
 
-std::string json_escape(const std::string& text);
 std::string xml_escape(const std::string& text);
 
 }  // namespace creditloop

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 namespace creditloop {
 
 const char* const kSizeUsage =
@@ -90,20 +92,6 @@ std::string with_commas(const std::string& digits) {
         out += digits[i];
     }
     return out;
-}
-
-// Shortest text that reads back as the same double (for JSON and for echoing input).
-std::string shortest(double value) {
-    char text[40];
-    if (is_whole(value) && std::fabs(value) < 1e15) {   // 640, not 6.4e+02
-        std::snprintf(text, sizeof text, "%.0f", value);
-        return text;
-    }
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(text, sizeof text, "%.*g", precision, value);
-        if (std::strtod(text, nullptr) == value) break;
-    }
-    return text;
 }
 
 // A number as written back to the user: "16", "0.5", "1e+20".
@@ -772,25 +760,18 @@ std::string size_text(const SizeInputs& in, const SizeResult& r) {
 }
 
 std::string size_json(const SizeInputs& in, const SizeResult& r) {
-    std::ostringstream out;
-    bool first = true;
-    auto key = [&](const char* name) {
-        out << (first ? "{" : ",") << "\"" << name << "\":";
-        first = false;
+    nlohmann::ordered_json out;
+    // A whole number as an integer (8000, not 8000.0); null when there is none.
+    const auto number = [&](const char* name, std::optional<double> value) {
+        if (!value) out[name] = nullptr;
+        else if (is_whole(*value) && std::fabs(*value) < 9e15) out[name] = static_cast<long long>(*value);
+        else out[name] = *value;
     };
-    auto number = [&](const char* name, std::optional<double> value) {
-        key(name);
-        out << (value ? shortest(*value) : "null");
+    const auto whole = [&](const char* name, std::optional<long long> value) {
+        out[name] = value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
     };
-    auto whole = [&](const char* name, std::optional<long long> value) {
-        key(name);
-        out << (value ? std::to_string(*value) : "null");
-    };
-    // Units are canonical ASCII ("GB/s", "ns"): nothing in them needs escaping.
-    key("bandwidth");
-    out << "\"" << plain(in.bandwidth.amount) << " " << in.bandwidth.unit << "\"";
-    key("round_trip");
-    out << "\"" << plain(in.round_trip.amount) << " " << in.round_trip.unit << "\"";
+    out["bandwidth"] = plain(in.bandwidth.amount) + " " + in.bandwidth.unit;
+    out["round_trip"] = plain(in.round_trip.amount) + " " + in.round_trip.unit;
     number("clock_hz", in.clock_hz);
     number("bandwidth_bytes_per_second", r.bandwidth_bytes_per_second);
     number("bandwidth_bytes_per_cycle", r.bandwidth_bytes_per_cycle);
@@ -802,8 +783,7 @@ std::string size_json(const SizeInputs& in, const SizeResult& r) {
     const bool credits = r.credit_bytes.has_value();
     number("credits_exact", credits ? std::optional<double>(r.credits_exact) : std::nullopt);
     whole("credits", credits ? std::optional<long long>(r.credits) : std::nullopt);
-    key("credits_rounded_up");
-    out << (credits ? (is_whole(r.credits_exact) ? "false" : "true") : "null");
+    out["credits_rounded_up"] = credits ? nlohmann::ordered_json(!is_whole(r.credits_exact)) : nlohmann::ordered_json(nullptr);
     number("rate", r.rate);
     number("rate_limited_bytes", r.rate_limited_bytes);
     number("rate_limited_credits_exact", credits ? std::optional<double>(r.rate_limited_credits_exact) : std::nullopt);
@@ -816,8 +796,7 @@ std::string size_json(const SizeInputs& in, const SizeResult& r) {
     number("return_share_batched", r.return_share_batched);
     whole("buffer_credits", credits ? std::optional<long long>(r.buffer_credits) : std::nullopt);
     number("buffer_bytes", r.buffer_bytes);
-    out << "}";
-    return out.str();
+    return out.dump();
 }
 
 int run_size(const std::vector<std::string>& args) {

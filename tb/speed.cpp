@@ -7,6 +7,8 @@
 #include <iostream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "arg_reader.h"
 #include "credit_loop_model.h"
 #include "dut_library.h"
@@ -153,10 +155,16 @@ int run_speed(const std::vector<std::string>& args) {
         passed = result.passed;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "{\"mode\": \"" << mode << "\", \"config\": \"" << spec.config.key() << "\", \"cycles\": " << cycles
-              << ", \"seconds\": " << seconds << ", \"cycles_per_s\": " << (seconds > 0 ? cycles / seconds : 0.0)
-              << ", \"sends\": " << sends << ", \"passed\": " << (passed ? "true" : "false")
-              << ", \"max_rss_kb\": " << peak_rss_kb() << "}\n";
+    nlohmann::ordered_json out;
+    out["mode"] = mode;
+    out["config"] = spec.config.key();
+    out["cycles"] = cycles;
+    out["seconds"] = seconds;
+    out["cycles_per_s"] = seconds > 0 ? static_cast<double>(cycles) / seconds : 0.0;
+    out["sends"] = sends;
+    out["passed"] = passed;
+    out["max_rss_kb"] = peak_rss_kb();
+    std::cout << out.dump() << "\n";
     return 0;
 }
 

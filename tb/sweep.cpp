@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "log.h"
 #include "mutants.h"
+#include "parallel.h"
 #include "report.h"
 #include "seed_tables.h"
 #include "svg_plot.h"
@@ -183,17 +184,6 @@ std::string fixed6(double value) {
     return text;
 }
 
-void parallel_for(size_t count, int jobs, const std::function<void(size_t)>& body) {
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t i = next++; i < count; i = next++) body(i);
-    };
-    std::vector<std::thread> workers;
-    const size_t threads = std::min(count, static_cast<size_t>(std::max(1, jobs)));
-    for (size_t t = 1; t < threads; ++t) workers.emplace_back(worker);
-    worker();
-    for (auto& w : workers) w.join();
-}
 
 // Write `text` to `path` through a temporary beside it, so no reader ever sees half a file;
 // without `force` the final step is link(2), which refuses to replace a file that appeared

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include <pugixml.hpp>
+
 #include "regression.h"
 #include "test_support.h"
 
@@ -97,9 +99,16 @@ TEST_CASE("regression smoke run of seed 000 K = 8 passes and writes JUnit with t
     CHECK(printed.find("seed000/K8") != std::string::npos);
     CHECK(printed.find("0.615") != std::string::npos);
     CHECK(printed.find("1 passed, 0 failed") != std::string::npos);
-    const std::string xml = slurp(cmd.junit);
-    CHECK(xml.find("tests=\"1\" failures=\"0\"") != std::string::npos);
-    CHECK(xml.find("<property name=\"seed\" value=\"5\"/>") != std::string::npos);
+    pugi::xml_document junit;
+    REQUIRE(junit.load_file(cmd.junit.c_str()));
+    const auto suite = junit.child("testsuites").child("testsuite");
+    CHECK(suite.attribute("tests").as_int() == 1);
+    CHECK(suite.attribute("failures").as_int() == 0);
+    CHECK(std::string(suite.select_node("properties/property[@name='seed']").node().attribute("value").value()) == "5");
+    const auto test = suite.child("testcase");
+    CHECK(std::string(test.attribute("classname").value()) == "creditloop.seed000");
+    CHECK(std::string(test.attribute("name").value()) == "K8");
+    CHECK_FALSE(test.child("failure"));
     CHECK(fs::is_empty(cmd.waves_dir));   // passing runs leave no waves
     fs::remove_all(dir);
 }
@@ -156,9 +165,14 @@ TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure
     REQUIRE(first != std::string::npos);
     const uint64_t cycle = std::stoull(printed.substr(first + 23));
     CHECK(save.find("\n*-6.000000 " + std::to_string(10 * cycle) + " ") != std::string::npos);
-    const std::string xml = slurp(cmd.junit);
-    CHECK(xml.find("failures=\"1\"") != std::string::npos);
-    CHECK(xml.find("<failure message=\"cycle ") != std::string::npos);
+    pugi::xml_document junit;
+    REQUIRE(junit.load_file(cmd.junit.c_str()));
+    const auto suite = junit.child("testsuites").child("testsuite");
+    CHECK(suite.attribute("failures").as_int() == 1);
+    const auto failure = suite.child("testcase").child("failure");
+    REQUIRE(failure);
+    CHECK(std::string(failure.attribute("message").value()).rfind("cycle ", 0) == 0);
+    CHECK(std::string(failure.text().get()).find("rerun: build/creditloop run --L 5 --B 8") == 0);
 
     // WAVES=fst: the same failure, FST waves beside their save file.
     cmd.fst = true;

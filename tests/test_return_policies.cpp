@@ -1,6 +1,6 @@
 // The return path shared with reverse traffic, and the return policies (issue 4, seed 000): hand-
 // worked cycle traces on the model and the RTL, the closed form of the wait for a free return
-// slot, seed 000's opening story recovered by the hybrid, and the README's policy table.
+// slot, seed 000's opening story recovered by the hybrid, and the policy table in docs/sizing-and-policies.md.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -207,14 +207,14 @@ TEST_CASE("the hybrid recovers seed 000's opening story: K = 8 from 0.615 back t
     }
 }
 
-TEST_CASE("the policy table in the README is what creditloop policies prints", "[model][policy][readme]") {
+TEST_CASE("the policy table in the docs is what creditloop policies prints", "[model][policy][readme]") {
     PolicyTableSpec spec;
     spec.rtl = false;
     std::vector<PolicyRow> rows = policy_rows(spec);
     for (PolicyRow& row : rows)
         for (double load : spec.loads) row.results.push_back(run_link(nullptr, policy_run_spec(spec, row.config, load)));
     const std::string table = policy_table_markdown(spec, rows, "creditloop policies");
-    const std::string readme = creditloop::testing::slurp(creditloop::testing::source_dir() + "/README.md");
+    const std::string readme = creditloop::testing::slurp(creditloop::testing::source_dir() + "/docs/sizing-and-policies.md");
     std::istringstream lines(table);
     std::string line;
     int table_rows = 0;

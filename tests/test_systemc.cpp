@@ -52,4 +52,7 @@ TEST_CASE("the SystemC comparison fires when the two harnesses disagree", "[syst
     const std::string disagreement = systemc_disagreement(c, cpp_run(other), DutSources::from_environment());
     INFO(disagreement);
     CHECK(disagreement.find("the SystemC harness disagrees with the C++ harness") == 0);
+    // It names the fields that differ, with both values: the drain at half rate halves the throughput.
+    CHECK(disagreement.find("/throughput: C++ ") != std::string::npos);
+    CHECK(disagreement.find('\n') == std::string::npos);
 }

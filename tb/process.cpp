@@ -1,0 +1,68 @@
+#include "process.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+namespace creditloop {
+
+namespace {
+
+// fork and exec argv with stdout on `out_fd` and stderr on `err_fd`; the child's pid, or -1.
+pid_t start(const std::vector<std::string>& argv, int out_fd, int err_fd) {
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execvp(args[0], args.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+int exit_status(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+
+}  // namespace
+
+int run_to_log(const std::vector<std::string>& argv, const std::string& log, const std::function<void()>& poll) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    const pid_t pid = start(argv, fd, fd);
+    close(fd);
+    if (pid < 0) return -1;
+    int status = 0;
+    for (;;) {
+        const pid_t done = waitpid(pid, &status, poll ? WNOHANG : 0);
+        if (done == pid) return exit_status(status);
+        if (done < 0) return -1;
+        poll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+
+int run_capture(const std::vector<std::string>& argv, std::string& out) {
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    const pid_t pid = start(argv, pipe_fds[1], null_fd >= 0 ? null_fd : pipe_fds[1]);
+    close(pipe_fds[1]);
+    if (null_fd >= 0) close(null_fd);
+    if (pid < 0) {
+        close(pipe_fds[0]);
+        return -1;
+    }
+    char buffer[4096];
+    for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) out.append(buffer, static_cast<size_t>(n));
+    close(pipe_fds[0]);
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0) return -1;
+    return exit_status(status);
+}
+
+}  // namespace creditloop

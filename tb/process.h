@@ -1,0 +1,20 @@
+// Starting other programs (Verilator, CMake, the SystemC harness): one launcher for the whole
+// program. No shell: arguments are passed as they are, so paths with spaces or quotes are safe.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace creditloop {
+
+// Run argv with stdout and stderr appended to `log`. While it runs, `poll` (if given) is called
+// about five times a second, for a progress line. The exit status; -1 when the program could
+// not be started or was killed by a signal.
+int run_to_log(const std::vector<std::string>& argv, const std::string& log,
+               const std::function<void()>& poll = {});
+
+// Run argv, its stdout into `out` (stderr is discarded). The exit status, or -1 as above.
+int run_capture(const std::vector<std::string>& argv, std::string& out);
+
+}  // namespace creditloop
