@@ -13,7 +13,7 @@ the same job under Icarus Verilog and under Verilator --timing, and seed 001's P
 a 10x longer run, and how long a cold build and a rebuild after an RTL edit take.
 
 Figures are medians of the runs, taken in one sitting, and the ratios between them are what the
-README quotes: the machine is shared, so absolute rates move from run to run while the ratios
+docs/speed.md quotes: the machine is shared, so absolute rates move from run to run while the ratios
 hold. The table goes to stdout and to OUT/bench.md; the figures to OUT/bench.json.
 --build and --out may be relative (to the current directory): they are made absolute first, so
 bench.py runs from any directory. A peer that cannot be built or run, or whose run fails its own
