@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "arg_reader.h"
+#include "cli_parse.h"
 #include "link_run.h"
 
 namespace creditloop {
@@ -43,7 +43,8 @@ struct RegressCommand {
 
 struct MutantsCommand;
 
-// args excludes the program name and the subcommand.
+// args excludes the program name and the subcommand. nullopt with `error` on bad input or --help
+// (error.help: print the text and exit 0; see parse_failed()).
 std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseError& error);
 std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args, ParseError& error);
 std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args, ParseError& error);

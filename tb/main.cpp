@@ -75,7 +75,7 @@ int run_systemc(const RunCommand& cmd) {
 }
 
 int run_command(const RunCommand& cmd) {
-    if (!set_log_level(cmd.log_level)) return bad_input("--log-level " + cmd.log_level + " is not a level: allowed off, error, warn, info, debug");
+    set_log_level(cmd.log_level);   // a level CLI11 checked
     if (cmd.systemc) return run_systemc(cmd);
     std::unique_ptr<DutLibrary> library;
     std::unique_ptr<LinkDut> dut;
@@ -151,13 +151,13 @@ int main(int argc, char** argv) {
     ParseError error;
     if (sub == "run") {
         auto cmd = parse_run(args, error);
-        if (!cmd) return bad_input(error.message);
+        if (!cmd) return parse_failed(error);
         return run_command(*cmd);
     }
     if (sub == "regress") {
         auto cmd = parse_regress(args, error);
-        if (!cmd) return bad_input(error.message);
-        if (!set_log_level(cmd->log_level)) return bad_input("--log-level " + cmd->log_level + " is not a level: allowed off, error, warn, info, debug");
+        if (!cmd) return parse_failed(error);
+        set_log_level(cmd->log_level);
         return run_regression(*cmd, program_path(argv[0]));
     }
     if (sub == "size") return run_size(args);
@@ -166,8 +166,8 @@ int main(int argc, char** argv) {
     if (sub == "speed") return run_speed(args);
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
-        if (!cmd) return bad_input(error.message);
+        if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'sweep', 'size' or 'policies' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'sweep', 'size', 'policies' or 'speed' (see 'creditloop --help')");
 }

@@ -4,8 +4,8 @@
 #include <memory>
 #include <sstream>
 
-#include "arg_reader.h"
 #include "cli.h"
+#include "cli_parse.h"
 #include "closed_forms.h"
 #include "dut_library.h"
 #include "progress.h"
@@ -17,94 +17,54 @@ namespace creditloop {
 
 namespace {
 
-const char* const kPolicyUsage =
-    "usage: creditloop policies [options]\n"
-    "Forward throughput and credit messages per flit for each return policy, at several loads of\n"
-    "reverse traffic on a shared return path (seed 000). The model gives every number; the RTL runs\n"
-    "every point in lockstep unless --no-rtl.\n"
-    "  --L N          stages each way (default 4: RTT = 10)\n"
-    "  --B N          receiver slots (default 12)\n"
-    "  --K N          batch of the batching policies (default 8)\n"
-    "  --timeout N    the flush timeout of the timeout rows (default 4)\n"
-    "  --low N        hybrid: flush when the sender may hold N credits or fewer (default K)\n"
-    "  --idle N       hybrid: flush after N free return cycles running (default 2)\n"
-    "  --loads LIST   reverse loads, comma separated, each 0 <= p < 1 (default 0,0.5,0.9)\n"
-    "  --cycles N     cycles per point (default 100000; window = second half)\n"
-    "  --seed N       stimulus seed (default 1)\n"
-    "  --no-rtl       the model alone\n"
-    "  --jobs N       RTL builds in parallel (default 2)\n";
-
-std::optional<std::vector<double>> parse_loads(const std::string& text, ParseError& error) {
-    std::vector<double> loads;
+// "0,0.5,0.9" as loads, each 0 <= p < 1; "" or what is wrong.
+std::string parse_loads(const std::string& text, std::vector<double>* loads) {
+    std::vector<double> parsed;
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
         char* end = nullptr;
         const double p = std::strtod(item.c_str(), &end);
-        if (item.empty() || *end != '\0' || !(p >= 0.0 && p < 1.0)) {
-            error.message = "--loads " + text + ": '" + item + "' is not a load; each must be 0 <= p < 1 (e.g. 0,0.5,0.9)";
-            return std::nullopt;
-        }
-        loads.push_back(p);
+        if (item.empty() || *end != '\0' || !(p >= 0.0 && p < 1.0))
+            return "'" + item + "' is not a load; each must be 0 <= p < 1 (e.g. 0,0.5,0.9)";
+        parsed.push_back(p);
     }
-    if (loads.empty()) {
-        error.message = "--loads needs at least one load (e.g. 0,0.5,0.9)";
-        return std::nullopt;
-    }
-    return loads;
+    if (parsed.empty()) return "needs at least one load (e.g. 0,0.5,0.9)";
+    if (loads) *loads = parsed;
+    return "";
 }
 
-// nullopt and `error` on bad input; `help` set for --help.
-std::optional<PolicyTableSpec> parse(const std::vector<std::string>& args, ParseError& error, bool& help) {
+// nullopt and `error` on bad input or --help.
+std::optional<PolicyTableSpec> parse(const std::vector<std::string>& args, ParseError& error) {
     PolicyTableSpec spec;
-    ArgReader r(args, error);
-    long long v = 0;
-    while (!r.done()) {
-        const std::string opt = r.option();
-        if (opt == "--help" || opt == "-h") {
-            help = true;
-            return spec;
-        } else if (opt == "--L") {
-            if (!r.integer(opt, 1, kMaxStages, v, " (stages each way)")) return std::nullopt;
-            spec.stages = static_cast<int>(v);
-        } else if (opt == "--B") {
-            if (!r.integer(opt, 1, kMaxBufferSlots, v, " (receiver slots)")) return std::nullopt;
-            spec.buffer_slots = static_cast<int>(v);
-        } else if (opt == "--K") {
-            if (!r.integer(opt, 1, kMaxBufferSlots, v, " and at most B (return batch)")) return std::nullopt;
-            spec.batch = static_cast<int>(v);
-        } else if (opt == "--timeout") {
-            if (!r.integer(opt, 1, kMaxFlushTimeout, v, " (cycles a credit may wait for its batch)")) return std::nullopt;
-            spec.flush_timeout = static_cast<int>(v);
-        } else if (opt == "--low") {
-            if (!r.integer(opt, 0, kMaxBufferSlots, v, " and at most B")) return std::nullopt;
-            spec.low_credits = static_cast<int>(v);
-        } else if (opt == "--idle") {
-            if (!r.integer(opt, 1, kMaxIdleCycles, v, " (free return cycles running)")) return std::nullopt;
-            spec.idle_cycles = static_cast<int>(v);
-        } else if (opt == "--loads") {
-            std::string text;
-            if (!r.value(opt, text)) return std::nullopt;
-            auto loads = parse_loads(text, error);
-            if (!loads) return std::nullopt;
-            spec.loads = *loads;
-        } else if (opt == "--cycles") {
-            if (!r.integer(opt, 1, 100000000000LL, v, "")) return std::nullopt;
-            spec.cycles = static_cast<uint64_t>(v);
-        } else if (opt == "--seed") {
-            if (!r.integer(opt, 0, 0x7FFFFFFFFFFFFFFFLL, v, "")) return std::nullopt;
-            spec.seed = static_cast<uint64_t>(v);
-        } else if (opt == "--no-rtl") {
-            if (!r.flag_has_no_value(opt)) return std::nullopt;
-            spec.rtl = false;
-        } else if (opt == "--jobs") {
-            if (!r.integer(opt, 1, 64, v, "")) return std::nullopt;
-            spec.jobs = static_cast<int>(v);
-        } else {
-            error.message = "unknown option '" + opt + "' for 'creditloop policies': see 'creditloop policies --help'";
-            return std::nullopt;
-        }
-    }
+    CLI::App app{"Forward throughput and credit messages per flit for each return policy, at several loads of\n"
+                 "reverse traffic on a shared return path (seed 000). The model gives every number; the RTL runs\n"
+                 "every point in lockstep unless --no-rtl.",
+                 "creditloop policies"};
+    app.add_option("--L", spec.stages, "stages each way (4: RTT = 10)")
+        ->check(whole_number(1, kMaxStages, " (stages each way)"))->capture_default_str();
+    app.add_option("--B", spec.buffer_slots, "receiver slots")
+        ->check(whole_number(1, kMaxBufferSlots, " (receiver slots)"))->capture_default_str();
+    app.add_option("--K", spec.batch, "batch of the batching policies")
+        ->check(whole_number(1, kMaxBufferSlots, " and at most B (return batch)"))->capture_default_str();
+    app.add_option("--timeout", spec.flush_timeout, "the flush timeout of the timeout rows")
+        ->check(whole_number(1, kMaxFlushTimeout, " (cycles a credit may wait for its batch)"))->capture_default_str();
+    app.add_option("--low", spec.low_credits, "hybrid: flush when the sender may hold N credits or fewer (default K)")
+        ->check(whole_number(0, kMaxBufferSlots, " and at most B"));
+    app.add_option("--idle", spec.idle_cycles, "hybrid: flush after N free return cycles running")
+        ->check(whole_number(1, kMaxIdleCycles, " (free return cycles running)"))->capture_default_str();
+    std::string loads;
+    app.add_option("--loads", loads, "reverse loads, comma separated, each 0 <= p < 1 (default 0,0.5,0.9)")
+        ->check(CLI::Validator([](std::string& text) { return parse_loads(text, nullptr); }, "LIST"));
+    app.add_option("--cycles", spec.cycles, "cycles per point (the window is the second half)")
+        ->check(whole_number(1, 100000000000LL))->capture_default_str();
+    app.add_option("--seed", spec.seed, "stimulus seed")->check(whole_number(0, 0x7FFFFFFFFFFFFFFFLL))->capture_default_str();
+    bool no_rtl = false;
+    add_flag(app, "--no-rtl", no_rtl, "the model alone");
+    app.add_option("--jobs", spec.jobs, "RTL builds in parallel")->check(whole_number(1, 64))->capture_default_str();
+    if (!parse_command(app, args, error)) return std::nullopt;
+    if (!loads.empty()) parse_loads(loads, &spec.loads);
+    spec.rtl = !no_rtl;
     return spec;
 }
 
@@ -197,10 +157,9 @@ int run_policy_table(const std::vector<std::string>& args, const std::string& pr
 int run_policy_table(const std::vector<std::string>& args, const std::string& program, std::ostream& out,
                      std::ostream& err) {
     ParseError error;
-    bool help = false;
-    auto parsed = parse(args, error, help);
-    if (help) {
-        out << kPolicyUsage;
+    auto parsed = parse(args, error);
+    if (!parsed && error.help) {
+        out << error.message;
         return 0;
     }
     if (!parsed) {

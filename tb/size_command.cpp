@@ -7,40 +7,23 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
+
+#include "cli_parse.h"
 
 namespace creditloop {
 
 const char* const kSizeUsage =
-    "usage: creditloop size --bandwidth BW --rtt T [options]\n"
-    "  the receiver buffer a credit loop needs: buffer >= bandwidth x credit round trip\n"
-    "\n"
-    "  --bandwidth BW   link bandwidth, one direction, at full rate:\n"
-    "                     B/s KB/s MB/s GB/s TB/s    decimal SI: 16 GB/s = 16e9 B/s\n"
-    "                     KiB/s MiB/s GiB/s TiB/s    binary: 1 GiB/s = 2^30 B/s\n"
-    "                     b/s Kb/s Mb/s Gb/s Tb/s    bits (also Gbps, Gbit/s): divided by 8\n"
-    "                     B/cycle, bytes/cycle       per clock cycle\n"
-    "                     flits/cycle                with --flit-bytes\n"
-    "  --rtt T          credit round trip, from spending a credit to spending it again: wires,\n"
-    "                   logic, return arbitration, counter update; size from the worst case.\n"
-    "                   ps ns us (or µs) ms s, or cycles\n"
-    "  --clock F        the clock, to mix cycles with seconds: Hz kHz MHz GHz, or a period (1.25ns)\n"
-    "  --flit-bytes N   bytes per flit (a whole number)\n"
-    "  --credit-bytes N bytes of buffer one credit stands for (default --flit-bytes; 16 for PCIe\n"
-    "                   data credits)\n"
-    "  --credit-message-bytes N  bytes of one credit-return message: its share of the forward\n"
-    "                   bandwidth is N / credit bytes, or N / (K x credit bytes) with --batch K\n"
-    "  --batch K        credits returned per message (default 1): a freed credit waits for up to\n"
-    "                   K - 1 more, so full rate needs K - 1 more credits of buffer\n"
-    "  --rate R         fraction of peak the link must sustain, 0 < R <= 1 or a percentage\n"
-    "                   (default 1): the need is R x bandwidth x RTT (Little's law)\n"
-    "  --json           print one JSON object\n"
-    "  -h, --help       this text\n"
-    "\n"
-    "  A space between number and unit is fine (\"16 GB/s\", \"0.5 us\"). B is bytes and b is bits,\n"
-    "  so \"gb/s\" is refused as ambiguous. A buffer holds whole credits: a fractional need is\n"
-    "  rounded up, and the output says so.\n"
+    "Units: --bandwidth takes B/s KB/s MB/s GB/s TB/s (decimal SI: 16 GB/s = 16e9 B/s), KiB/s MiB/s\n"
+    "GiB/s TiB/s (binary: 1 GiB/s = 2^30 B/s), b/s Kb/s Mb/s Gb/s Tb/s (bits, also Gbps, Gbit/s:\n"
+    "divided by 8), B/cycle or bytes/cycle (per clock cycle), flits/cycle (with --flit-bytes).\n"
+    "--rtt takes ps ns us (or \u00b5s) ms s, or cycles: the credit round trip, from spending a credit to\n"
+    "spending it again (wires, logic, return arbitration, counter update); size from the worst case.\n"
+    "A space between number and unit is fine (\"16 GB/s\", \"0.5 us\"). B is bytes and b is bits, so\n"
+    "\"gb/s\" is refused as ambiguous. A buffer holds whole credits: a fractional need is rounded up,\n"
+    "and the output says so.\n"
     "\n"
     "examples:\n"
     "  creditloop size --bandwidth 16GB/s --rtt 500ns --credit-bytes 16\n"
@@ -302,59 +285,6 @@ UnitMatch match_time_unit(const std::string& unit, TimeUnit& out) {
 
 // ---- the options -------------------------------------------------------------------------
 
-class SizeArgs {
-public:
-    SizeArgs(const std::vector<std::string>& args, SizeParseError& error) : args_(args), error_(error) {}
-
-    bool done() const { return index_ >= args_.size(); }
-
-    // The next option name; "--x=v" is split so that value() returns v.
-    std::string option() {
-        std::string arg = args_[index_++];
-        pending_.reset();
-        const auto eq = arg.find('=');
-        if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-            pending_ = arg.substr(eq + 1);
-            arg = arg.substr(0, eq);
-        }
-        return arg;
-    }
-
-    // The option's value. With `unit_may_follow`, "--rtt 500 ns" (two words, no quotes) is
-    // read as "500 ns": a bare number followed by a word that is not an option.
-    bool value(const std::string& name, const std::string& example, std::string& out, bool unit_may_follow = false) {
-        if (pending_) {
-            out = *pending_;
-            pending_.reset();
-        } else {
-            if (done() || args_[index_].rfind("--", 0) == 0)
-                return fail(name + " needs a value: e.g. " + name + " " + example);
-            out = args_[index_++];
-        }
-        if (unit_may_follow && !done() && args_[index_].rfind("-", 0) != 0) {
-            double number = 0;
-            std::string unit;
-            if (split_quantity(out, number, unit) && unit.empty()) out += " " + args_[index_++];
-        }
-        return true;
-    }
-
-    bool flag(const std::string& name) {
-        if (pending_) return fail(name + " takes no value");
-        return true;
-    }
-
-    bool fail(const std::string& message) {
-        error_.message = message;
-        return false;
-    }
-
-private:
-    const std::vector<std::string>& args_;
-    SizeParseError& error_;
-    size_t index_ = 0;
-    std::optional<std::string> pending_;
-};
 
 // "--x TEXT" quoted the way the user wrote it, for error lines.
 std::string echo(const std::string& name, const std::string& text) { return name + " " + text; }
@@ -493,75 +423,98 @@ bool parse_whole_bytes(const std::string& name, const std::string& text, long lo
 
 std::optional<SizeInputs> parse_size(const std::vector<std::string>& args, SizeParseError& error) {
     SizeInputs in;
-    bool have_bandwidth = false, have_rtt = false;
-    std::string bandwidth_text, batch_text, message_text;
-    SizeArgs r(args, error);
-    while (!r.done()) {
-        const std::string opt = r.option();
-        std::string text;
-        if (opt == "--help" || opt == "-h") {
-            in.help = true;
-            return in;
-        } else if (opt == "--bandwidth") {
-            if (!r.value(opt, "16GB/s", text, true) || !parse_bandwidth(opt, text, in.bandwidth, error)) return std::nullopt;
-            have_bandwidth = true;
-            bandwidth_text = text;
-        } else if (opt == "--rtt") {
-            if (!r.value(opt, "500ns", text, true) || !parse_duration(opt, text, in.round_trip, error)) return std::nullopt;
-            have_rtt = true;
-        } else if (opt == "--clock") {
-            double hz = 0;
-            if (!r.value(opt, "1GHz", text, true) || !parse_clock(opt, text, hz, error)) return std::nullopt;
-            in.clock_hz = hz;
-        } else if (opt == "--flit-bytes" || opt == "--credit-bytes") {
-            long long bytes = 0;
-            if (!r.value(opt, "64", text, true) || !parse_whole_bytes(opt, text, bytes, error)) return std::nullopt;
-            (opt == "--flit-bytes" ? in.flit_bytes : in.credit_bytes) = bytes;
-        } else if (opt == "--credit-message-bytes") {
-            if (!r.value(opt, "8", text, true)) return std::nullopt;
-            double number = 0;
-            std::string unit;
-            if (!split_quantity(text, number, unit) || !(unit.empty() || one_of(lower(unit), {"byte", "bytes"}) || unit == "B")) {
-                error.message = echo(opt, text) + " is not a number of bytes: write e.g. " + opt + " 8";
-                return std::nullopt;
-            }
-            if (!(number > 0) || number > kMaxSizeBytes) {
-                error.message = echo(opt, text) + " is out of range: allowed 0 < N <= " +
-                                with_commas(std::to_string(kMaxSizeBytes)) + " bytes";
-                return std::nullopt;
-            }
-            in.credit_message_bytes = number;
-            message_text = text;
-        } else if (opt == "--batch") {
-            if (!r.value(opt, "4", text)) return std::nullopt;
-            double number = 0;
-            std::string unit;
-            if (!split_quantity(text, number, unit) || !unit.empty() || !is_whole(number) || number < 1 || number > kMaxBatch) {
-                error.message = echo(opt, text) + " is not a whole number in range: allowed 1.." +
-                                with_commas(std::to_string(kMaxBatch)) + " credits per return message";
-                return std::nullopt;
-            }
-            in.batch = static_cast<long long>(number);
-            batch_text = text;
-        } else if (opt == "--rate") {
-            if (!r.value(opt, "0.5", text)) return std::nullopt;
-            double number = 0;
-            std::string unit;
-            const bool parsed = split_quantity(text, number, unit) && (unit.empty() || unit == "%");
-            if (parsed && unit == "%") number /= 100.0;
-            if (!parsed || !(number > 0 && number <= 1)) {
-                error.message = echo(opt, text) + " is out of range: allowed 0 < R <= 1 or 0% < R <= 100% "
-                                "(the fraction of peak the link must sustain)";
-                return std::nullopt;
-            }
-            in.rate = number;
-        } else if (opt == "--json") {
-            if (!r.flag(opt)) return std::nullopt;
-            in.json = true;
-        } else {
-            error.message = "unknown option '" + opt + "' for 'creditloop size': see 'creditloop size --help'";
+    CLI::App app{"The receiver buffer a credit loop needs: buffer >= bandwidth x credit round trip.",
+                 "creditloop size"};
+    // A quantity may come as one word or two ("500ns", "500 ns" unquoted): up to two values.
+    std::vector<std::string> bandwidth, rtt, clock, flit_bytes, credit_bytes, message_bytes;
+    auto* bandwidth_option = app.add_option("--bandwidth", bandwidth, "link bandwidth, one direction, at full rate (16GB/s)")->expected(1, 2);
+    auto* rtt_option = app.add_option("--rtt", rtt, "credit round trip (500ns, 40cycles)")->expected(1, 2);
+    app.add_option("--clock", clock, "the clock, to mix cycles with seconds: Hz kHz MHz GHz, or a period (1.25ns)")->expected(1, 2);
+    app.add_option("--flit-bytes", flit_bytes, "bytes per flit (a whole number)")->expected(1, 2);
+    app.add_option("--credit-bytes", credit_bytes, "bytes of buffer one credit stands for (default --flit-bytes; 16 for PCIe data credits)")->expected(1, 2);
+    app.add_option("--credit-message-bytes", message_bytes,
+                   "bytes of one credit-return message: its share of the forward bandwidth is N / credit bytes, "
+                   "or N / (K x credit bytes) with --batch K")->expected(1, 2);
+    std::string batch_text, rate_text;
+    app.add_option("--batch", batch_text, "credits returned per message (default 1): full rate needs K - 1 more credits of buffer");
+    app.add_option("--rate", rate_text, "fraction of peak the link must sustain, 0 < R <= 1 or a percentage (default 1)");
+    add_flag(app, "--json", in.json, "print one JSON object");
+    app.footer(kSizeUsage);
+    ParseError parse_error;
+    if (!parse_command(app, args, parse_error)) {
+        in.help = parse_error.help;
+        error.message = parse_error.message;
+        return in.help ? std::optional<SizeInputs>(in) : std::nullopt;
+    }
+    // The two words of a quantity: a bare number then its unit. A second word after a number that
+    // already has its unit is no part of it.
+    const auto quantity = [&](const char* name, const std::vector<std::string>& words, std::string& text) {
+        text = words.empty() ? "" : words[0];
+        if (words.size() < 2) return true;
+        double number = 0;
+        std::string unit;
+        if (split_quantity(words[0], number, unit) && unit.empty()) {
+            text += " " + words[1];
+            return true;
+        }
+        error.message = "unknown option '" + words[1] + "' for 'creditloop size' (after " + name + " " + words[0] +
+                        "): see 'creditloop size --help'";
+        return false;
+    };
+    std::string text, bandwidth_text, message_text;
+    if (!quantity("--bandwidth", bandwidth, bandwidth_text) || !quantity("--rtt", rtt, text)) return std::nullopt;
+    const bool have_bandwidth = bandwidth_option->count() > 0, have_rtt = rtt_option->count() > 0;
+    if (have_bandwidth && !parse_bandwidth("--bandwidth", bandwidth_text, in.bandwidth, error)) return std::nullopt;
+    if (have_rtt && !parse_duration("--rtt", text, in.round_trip, error)) return std::nullopt;
+    if (!clock.empty()) {
+        double hz = 0;
+        if (!quantity("--clock", clock, text) || !parse_clock("--clock", text, hz, error)) return std::nullopt;
+        in.clock_hz = hz;
+    }
+    for (auto [name, words, target] : {std::tuple{"--flit-bytes", &flit_bytes, &in.flit_bytes},
+                                       std::tuple{"--credit-bytes", &credit_bytes, &in.credit_bytes}}) {
+        if (words->empty()) continue;
+        long long bytes = 0;
+        if (!quantity(name, *words, text) || !parse_whole_bytes(name, text, bytes, error)) return std::nullopt;
+        *target = bytes;
+    }
+    if (!message_bytes.empty()) {
+        const std::string opt = "--credit-message-bytes";
+        if (!quantity("--credit-message-bytes", message_bytes, message_text)) return std::nullopt;
+        double number = 0;
+        std::string unit;
+        if (!split_quantity(message_text, number, unit) || !(unit.empty() || one_of(lower(unit), {"byte", "bytes"}) || unit == "B")) {
+            error.message = echo(opt, message_text) + " is not a number of bytes: write e.g. " + opt + " 8";
             return std::nullopt;
         }
+        if (!(number > 0) || number > kMaxSizeBytes) {
+            error.message = echo(opt, message_text) + " is out of range: allowed 0 < N <= " +
+                            with_commas(std::to_string(kMaxSizeBytes)) + " bytes";
+            return std::nullopt;
+        }
+        in.credit_message_bytes = number;
+    }
+    if (!batch_text.empty()) {
+        double number = 0;
+        std::string unit;
+        if (!split_quantity(batch_text, number, unit) || !unit.empty() || !is_whole(number) || number < 1 || number > kMaxBatch) {
+            error.message = echo("--batch", batch_text) + " is not a whole number in range: allowed 1.." +
+                            with_commas(std::to_string(kMaxBatch)) + " credits per return message";
+            return std::nullopt;
+        }
+        in.batch = static_cast<long long>(number);
+    }
+    if (!rate_text.empty()) {
+        double number = 0;
+        std::string unit;
+        const bool parsed = split_quantity(rate_text, number, unit) && (unit.empty() || unit == "%");
+        if (parsed && unit == "%") number /= 100.0;
+        if (!parsed || !(number > 0 && number <= 1)) {
+            error.message = echo("--rate", rate_text) + " is out of range: allowed 0 < R <= 1 or 0% < R <= 100% "
+                            "(the fraction of peak the link must sustain)";
+            return std::nullopt;
+        }
+        in.rate = number;
     }
     const char* example = "creditloop size --bandwidth 16GB/s --rtt 500ns --credit-bytes 16";
     if (!have_bandwidth && !have_rtt) {
@@ -807,7 +760,7 @@ int run_size(const std::vector<std::string>& args) {
         return 2;
     }
     if (inputs->help) {
-        std::cout << kSizeUsage;
+        std::cout << error.message;   // the help text
         return 0;
     }
     const auto result = compute_size(*inputs, error);

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arg_reader.h"
+#include "cli_parse.h"
 #include "credit_loop_model.h"
 #include "dut_library.h"
 #include "link_run.h"
@@ -83,33 +83,25 @@ uint64_t seed001_in_cpp(int stages, int buffer, uint64_t cycles) {
 }  // namespace
 
 int run_speed(const std::vector<std::string>& args) {
-    ParseError error;
-    ArgReader r(args, error);
     std::string mode = "harness";
     RunSpec spec;
     spec.cycles = 10000000;
     uint64_t fail_at = 1000000;
     std::string waves = "build/bench/replay.vcd";
-    long long v = 0;
-    bool ok = true;
-    while (ok && !r.done()) {
-        const std::string opt = r.option();
-        if (opt == "--mode") ok = r.value(opt, mode);
-        else if (opt == "--L") ok = r.integer(opt, 1, kMaxStages, v, "") && (spec.config.stages = int(v), true);
-        else if (opt == "--B") ok = r.integer(opt, 1, kMaxBufferSlots, v, "") && (spec.config.buffer_slots = int(v), true);
-        else if (opt == "--K") ok = r.integer(opt, 1, kMaxBufferSlots, v, "") && (spec.config.batch = int(v), true);
-        else if (opt == "--cycles") ok = r.integer(opt, 1, 100000000000LL, v, "") && (spec.cycles = uint64_t(v), true);
-        else if (opt == "--fail-at") ok = r.integer(opt, 0, 100000000000LL, v, "") && (fail_at = uint64_t(v), true);
-        else if (opt == "--waves") ok = r.value(opt, waves);
-        else ok = r.fail("unknown option '" + opt + "' for 'creditloop speed': see tb/speed.h");
-    }
-    if (ok && mode != "verilated" && mode != "harness" && mode != "model" && mode != "replay" && mode != "seed001-cpp")
-        ok = r.fail("--mode " + mode + " is not a mode: allowed verilated, harness, model, replay, seed001-cpp");
-    if (ok) {
-        if (auto problem = validate(spec)) ok = r.fail(*problem);
-    }
-    if (!ok) {
-        std::cerr << "creditloop: " << error.message << "\n";
+    CLI::App app{"One timed run of one mode, as one JSON line (make bench runs them in rounds).", "creditloop speed"};
+    app.add_option("--mode", mode, "what is timed: the verilated link alone, the full harness, the golden model "
+                                   "alone, a failure replayed with waves, or seed 001's loop in C++")
+        ->check(one_of({"verilated", "harness", "model", "replay", "seed001-cpp"}, "a mode"))->capture_default_str();
+    app.add_option("--L", spec.config.stages, "stages each way")->check(whole_number(1, kMaxStages))->capture_default_str();
+    app.add_option("--B", spec.config.buffer_slots, "receiver slots")->check(whole_number(1, kMaxBufferSlots))->capture_default_str();
+    app.add_option("--K", spec.config.batch, "return batch")->check(whole_number(1, kMaxBufferSlots))->capture_default_str();
+    app.add_option("--cycles", spec.cycles, "cycles to run")->check(whole_number(1, 100000000000LL))->capture_default_str();
+    app.add_option("--fail-at", fail_at, "replay: the cycle of the failure")->check(whole_number(0, 100000000000LL))->capture_default_str();
+    app.add_option("--waves", waves, "replay: where the waves go")->capture_default_str();
+    ParseError error;
+    if (!parse_command(app, args, error)) return parse_failed(error);
+    if (auto problem = validate(spec)) {
+        std::cerr << "creditloop: " << *problem << "\n";
         return 2;
     }
 

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "cli_parse.h"
 #include "closed_forms.h"
 #include "dut_library.h"
 #include "progress.h"
@@ -34,31 +35,7 @@ namespace fs = std::filesystem;
 namespace creditloop {
 
 const char* const kSweepUsage =
-    "usage: creditloop sweep [options]   steady throughput against the buffer size B\n"
-    "\n"
-    "  --preset NAME      seed001: L = 1,4,8 (seed 001's plot); seed001-drain: L = 4, drain every 1\n"
-    "                     and 2; seed000: L = 4, K = 1,2,4,6,8,12 (seed 000's batching). Options\n"
-    "                     given with a preset override it.\n"
-    "  --L LIST           stages each way, one curve each (1..1024, default 4)\n"
-    "  --B LIST           buffer sizes, the x axis (1..4096, default 1..32)\n"
-    "  --K LIST           return batch, one curve each (default 1; points with B < K are skipped)\n"
-    "  --drain-every LIST consumer drains when cycle % N == 0, one curve each (1..1000000, default 1)\n"
-    "  --cycles N         cycles per point (default 6000; throughput = sends in the second half / its length)\n"
-    "  --sync N           synchroniser stages on the return path, every point (0..64, default 0)\n"
-    "  --free-delay N     cycles from pop to the slot being freed, every point (0..64, default 0)\n"
-    "  --rtl-grid LIST    B values also run on the RTL, for every curve (default: per curve, the\n"
-    "                     smallest and largest B and the knee - 1, knee, knee + 1, where the knee is\n"
-    "                     RTT + K - 1, divided by the drain period)\n"
-    "  --no-rtl           the model alone\n"
-    "  --mutant NAME      a buggy variant from rtl/mutants/ in place of its block on the RTL grid\n"
-    "  --out DIR          where sweep.csv and sweep.svg go (default build/sweep)\n"
-    "  --force            overwrite sweep.csv and sweep.svg in --out\n"
-    "  --jobs N           model runs, RTL builds and RTL runs in parallel (1..64, default 2)\n"
-    "  --no-progress      no progress line (on stderr: one line redrawn on a terminal, a line\n"
-    "                     every few seconds in a log)\n"
-    "  --log-level L      off|error|warn|info|debug (default warn)\n"
-    "\n"
-    "A LIST is values and ranges separated by commas: 4, 1,4,8, 4..18, 1..8,12,16.\n"
+    "Options given with a preset override it. A LIST is values and ranges separated by commas: 4, 1,4,8, 4..18, 1..8,12,16.\n"
     "Exit codes: 0 ok, 1 the RTL disagrees with the model (or a check fails), 2 bad input,\n"
     "3 a build or file problem.\n";
 
@@ -69,10 +46,6 @@ constexpr size_t kMaxPoints = 20000;        // a typo guard, like kMaxBufferSlot
 constexpr int kMaxDrainPeriod = 1000000;    // as `creditloop run`
 constexpr int kMaxJobs = 64;
 constexpr size_t kTableColumns = 16;        // B values per block of the text table
-
-const char* const kOptions =
-    "--preset, --L, --B, --K, --drain-every, --cycles, --sync, --free-delay, --rtl-grid, --no-rtl, --mutant, --out, --force, --jobs, "
-    "--no-progress, --log-level";
 
 // The round trip of a curve's link: 2L + 2 + SYNC + FREE_DELAY.
 int curve_round_trip(const SweepCurve& curve) {
@@ -238,46 +211,45 @@ std::string SweepPoint::problem() const {
 
 std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::string& error, bool& help) {
     help = false;
-    static const std::set<std::string> kFlags = {"--no-rtl", "--force", "--no-progress", "--help", "-h"};
-    static const std::set<std::string> kValued = {"--preset", "--L", "--B", "--K", "--drain-every", "--cycles",
-                                                  "--rtl-grid", "--mutant", "--out", "--jobs", "--log-level",
-                                                  "--sync", "--free-delay"};
-    std::vector<std::pair<std::string, std::string>> options;
-    std::string preset;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string name = args[i];
-        std::optional<std::string> inline_value;
-        const auto eq = name.find('=');
-        if (name.rfind("--", 0) == 0 && eq != std::string::npos) {
-            inline_value = name.substr(eq + 1);
-            name = name.substr(0, eq);
-        }
-        if (kFlags.count(name)) {
-            if (inline_value) {
-                error = name + " takes no value";
-                return std::nullopt;
-            }
-            if (name == "--help" || name == "-h") {
-                help = true;
-                return std::nullopt;
-            }
-            options.emplace_back(name, "");
-            continue;
-        }
-        if (!kValued.count(name)) {
-            error = "unknown option '" + name + "' for sweep: allowed " + kOptions + " (see 'creditloop sweep --help')";
-            return std::nullopt;
-        }
-        std::string value;
-        if (inline_value) value = *inline_value;
-        else if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) value = args[++i];
-        else {
-            error = name + " needs a value (see 'creditloop sweep --help')";
-            return std::nullopt;
-        }
-        if (name == "--preset") preset = value;
-        else options.emplace_back(name, value);
+    CLI::App app{"Steady throughput against the buffer size B: the model at every point, the RTL on a grid.",
+                 "creditloop sweep"};
+    // Options are read as text first: a preset is applied, then the options given override it.
+    std::map<std::string, std::string> given;
+    const auto text = [&](const char* name, const char* description) {
+        return app.add_option(name, given[name], description);
+    };
+    text("--preset", "seed001: L = 1,4,8 (seed 001's plot); seed001-drain: L = 4, drain every 1 and 2; "
+                     "seed000: L = 4, K = 1,2,4,6,8,12 (seed 000's batching)");
+    text("--L", "LIST: stages each way, one curve each (1..1024, default 4)");
+    text("--B", "LIST: buffer sizes, the x axis (1..4096, default 1..32)");
+    text("--K", "LIST: return batch, one curve each (default 1; points with B < K are skipped)");
+    text("--drain-every", "LIST: the consumer drains when cycle % N == 0, one curve each (1..1000000, default 1)");
+    text("--cycles", "cycles per point (default 6000; throughput = sends in the second half / its length)");
+    text("--sync", "synchroniser stages on the return path, every point (0..64, default 0)");
+    text("--free-delay", "cycles from pop to the slot being freed, every point (0..64, default 0)");
+    text("--rtl-grid", "LIST: B values also run on the RTL, for every curve (default: per curve, the smallest and "
+                       "largest B and the knee - 1, knee, knee + 1, the knee being RTT + K - 1 over the drain period)");
+    text("--mutant", "a buggy variant from rtl/mutants/ in place of its block on the RTL grid");
+    text("--out", "where sweep.csv and sweep.svg go (default build/sweep)");
+    text("--jobs", "model runs, RTL builds and RTL runs in parallel (1..64, default 2)");
+    text("--log-level", "off|error|warn|info|debug (default warn)")->check(log_level());
+    bool no_rtl = false, force = false, no_progress = false;
+    add_flag(app, "--no-rtl", no_rtl, "the model alone");
+    add_flag(app, "--force", force, "overwrite sweep.csv and sweep.svg in --out");
+    add_flag(app, "--no-progress", no_progress,
+             "no progress line (on stderr: one line redrawn on a terminal, a line every few seconds in a log)");
+    app.footer(kSweepUsage);
+    ParseError parse_error;
+    if (!parse_command(app, args, parse_error)) {
+        help = parse_error.help;
+        error = parse_error.message;
+        return std::nullopt;
     }
+    std::vector<std::pair<std::string, std::string>> options;
+    for (const auto* option : app.get_options())
+        if (option->count() && given.count(option->get_name()) && option->get_name() != "--preset")
+            options.emplace_back(option->get_name(), given[option->get_name()]);
+    const std::string preset = given["--preset"];
 
     SweepSpec spec;
     spec.buffers = range_list(1, kDefaultMaxBuffer);
@@ -285,7 +257,8 @@ std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::
         error = "--preset " + preset + " is not a preset: allowed seed001, seed001-drain, seed000";
         return std::nullopt;
     }
-    bool no_rtl = false;
+    spec.force = force;
+    spec.progress = !no_progress;
     for (const auto& [name, value] : options) {
         bool ok = true;
         if (name == "--L") ok = parse_list(name, value, 1, kMaxStages, spec.stages, error);
@@ -332,15 +305,8 @@ std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::
             }
             spec.out_dir = value;
         } else if (name == "--log-level") {
-            static const std::set<std::string> kLevels = {"off", "error", "warn", "info", "debug"};
-            if (!kLevels.count(value)) {
-                error = "--log-level " + value + " is not a level: allowed off, error, warn, info, debug";
-                return std::nullopt;
-            }
-            spec.log_level = value;
-        } else if (name == "--no-rtl") no_rtl = true;
-        else if (name == "--force") spec.force = true;
-        else if (name == "--no-progress") spec.progress = false;
+            spec.log_level = value;   // a level CLI11 checked
+        }
         if (!ok) return std::nullopt;
     }
     if (no_rtl && (spec.rtl_grid || !spec.mutant.empty())) {
@@ -648,7 +614,7 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
     bool help = false;
     const auto parsed = parse_sweep(args, error, help);
     if (help) {
-        out << kSweepUsage;
+        out << error;   // the help text
         return 0;
     }
     if (!parsed) {

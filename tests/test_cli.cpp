@@ -95,6 +95,23 @@ TEST_CASE("the CLI exits 2 with one error line and writes nothing on bad input",
     }
 }
 
+TEST_CASE("every subcommand answers --help with its options and exits 0", "[cli][binary]") {
+    const std::vector<std::pair<std::string, std::string>> commands = {
+        {"run", "--reverse-load"}, {"regress", "--junit"},   {"mutants", "--waves-dir"}, {"size", "--bandwidth"},
+        {"sweep", "--rtl-grid"},   {"policies", "--loads"},  {"speed", "--mode"}};
+    for (const auto& [command, option] : commands) {
+        const Outcome o = cli(command + " --help");
+        INFO(command << ": " << o.out << o.err);
+        CHECK(o.exit_code == 0);
+        CHECK(o.err.empty());
+        CHECK(o.out.find("creditloop " + command) != std::string::npos);
+        CHECK(o.out.find(option) != std::string::npos);
+    }
+    // A flag takes no value, and an option that needs one says so, in every subcommand alike.
+    CHECK(parse_error({"--full-rate=yes"}) == "--full-rate takes no value");
+    CHECK(parse_error({"--B", "--K", "2"}) == "--B needs a value");
+}
+
 TEST_CASE("the CLI's JSON gives seed 000's K = 8 numbers from the model", "[cli][binary][seed000]") {
     const Outcome o = cli("run --model --json --L 4 --B 12 --K 8 --drain-every 1 --cycles 6000 --seed 1");
     CHECK(o.exit_code == 0);

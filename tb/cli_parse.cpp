@@ -1,0 +1,127 @@
+#include "cli_parse.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+
+namespace creditloop {
+
+namespace {
+
+std::string range_text(long long low, long long high, const std::string& meaning) {
+    return std::to_string(low) + ".." + std::to_string(high) + meaning;
+}
+
+// "--B: 1 required INT missing" -> "--B"
+std::string option_of(const std::string& what) { return what.substr(0, what.find(':')); }
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+// CLI11 fills an option's value with the next word even when that word is another option
+// ("--B --out dir" gives --B the value "--out"): the option whose value is one of the app's
+// option names, or "".
+std::string value_taken_from_option(const CLI::App& app) {
+    for (const CLI::Option* option : app.get_options()) {
+        for (const auto& value : option->results())
+            if (value.rfind("-", 0) == 0 && app.get_option_no_throw(value.substr(0, value.find('='))))
+                return option->get_name();
+    }
+    return "";
+}
+
+// CLI11's error as creditloop's one line.
+std::string one_line(const CLI::App& app, const CLI::ParseError& e) {
+    const std::string what = e.what();
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+        // "The following argument(s) was/were not expected: --frob x"
+        const std::string extras = what.substr(what.find(": ") + 2);
+        return (extras.rfind("-", 0) == 0 ? "unknown option '" : "unexpected argument '") + extras + "' for '" +
+               app.get_name() + "': see '" + app.get_name() + " --help'";
+    }
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+        const auto override_at = what.find(" was given a disallowed flag override");
+        return override_at != std::string::npos ? "--" + what.substr(0, override_at) + " takes no value"
+                                                : option_of(what) + " needs a value";
+    }
+    if (dynamic_cast<const CLI::ConversionError*>(&e)) return what + ": see '" + app.get_name() + " --help'";
+    // Validation ("--B: 0 is out of range: allowed 1..4096"), exclusions ("--x excludes --y"),
+    // requirements: CLI11's own line names the option.
+    return what;
+}
+
+}  // namespace
+
+bool parse_command(CLI::App& app, const std::vector<std::string>& args, ParseError& error) {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());   // CLI11 takes them last first
+    try {
+        app.parse(reversed);
+        const std::string starved = value_taken_from_option(app);
+        if (starved.empty()) return true;
+        error.message = starved + " needs a value";
+    } catch (const CLI::CallForHelp&) {
+        error.help = true;
+        error.message = app.help();
+    } catch (const CLI::ParseError& e) {
+        const std::string starved = value_taken_from_option(app);
+        error.message = starved.empty() ? one_line(app, e) : starved + " needs a value";
+    }
+    return false;
+}
+
+int parse_failed(const ParseError& error) {
+    if (error.help) {
+        std::cout << error.message;
+        return 0;
+    }
+    std::cerr << "creditloop: " << error.message << "\n";
+    return 2;
+}
+
+CLI::Option* add_flag(CLI::App& app, const std::string& name, bool& target, const std::string& description) {
+    return app.add_flag(name, target, description)->disable_flag_override();
+}
+
+CLI::Validator whole_number(long long low, long long high, const std::string& meaning) {
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            char* end = nullptr;
+            errno = 0;
+            const long long value = std::strtoll(text.c_str(), &end, 10);
+            if (text.empty() || !end || *end != '\0' || errno != 0)
+                return text + " is not a whole number: allowed " + range_text(low, high, meaning);
+            if (value < low || value > high) return text + " is out of range: allowed " + range_text(low, high, meaning);
+            return "";
+        },
+        range_text(low, high, ""));
+}
+
+CLI::Validator probability(const std::string& symbol, bool one_allowed) {
+    const std::string allowed = "0 <= " + symbol + (one_allowed ? " <= 1" : " < 1");
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double p = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !(p >= 0.0 && (one_allowed ? p <= 1.0 : p < 1.0)))
+                return text + " is out of range: allowed " + allowed;
+            return "";
+        },
+        allowed);
+}
+
+CLI::Validator one_of(const std::vector<std::string>& allowed, const std::string& what) {
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            for (const auto& a : allowed)
+                if (text == a) return "";
+            return text + " is not " + what + "; allowed: " + joined(allowed, ", ");
+        },
+        joined(allowed, "|"));
+}
+
+CLI::Validator log_level() { return one_of({"off", "error", "warn", "info", "debug"}, "a log level"); }
+
+}  // namespace creditloop

@@ -1,0 +1,39 @@
+// Command lines through CLI11, for every creditloop subcommand: one CLI::App per subcommand
+// (its options, ranges, exclusive options and --help), and one place that turns CLI11's errors
+// into creditloop's contract for bad input: one line naming the option, the value and what is
+// allowed (the caller prints it and exits 2, having written nothing).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace creditloop {
+
+struct ParseError {
+    std::string message;   // one line; with help set, the help text instead
+    bool help = false;     // --help was asked for: print message to stdout and exit 0
+};
+
+// Parse `args` (the subcommand's own arguments) with `app`; false with `error` set on bad input
+// or --help.
+bool parse_command(CLI::App& app, const std::vector<std::string>& args, ParseError& error);
+
+// What a subcommand returns when parse_command failed: 0 after printing the help, else 2 after
+// printing "creditloop: <message>" to stderr.
+int parse_failed(const ParseError& error);
+
+// A flag: present or absent, never "--flag=value" (that is refused: "--flag takes no value").
+CLI::Option* add_flag(CLI::App& app, const std::string& name, bool& target, const std::string& description);
+
+// A whole number in [low, high]; `meaning` follows the range in the error ("1..4096 (receiver slots)").
+CLI::Validator whole_number(long long low, long long high, const std::string& meaning = "");
+// A probability: 0 <= symbol <= 1, or < 1 when one is not allowed.
+CLI::Validator probability(const std::string& symbol, bool one_allowed);
+// One of `allowed`; the error says what `value` is not ("a return policy").
+CLI::Validator one_of(const std::vector<std::string>& allowed, const std::string& what);
+// The log levels spdlog knows.
+CLI::Validator log_level();
+
+}  // namespace creditloop
