@@ -1,0 +1,271 @@
+#include "dut_detail.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "dut_bank.h"
+#include "parallel.h"
+#include "process.h"
+
+
+namespace creditloop::dut_detail {
+
+// ---- banks
+
+// The files whose contents every bank's plugin depends on besides the RTL: what it compiles
+// and what generates its sources.
+constexpr const char* kBankHarnessFiles[] = {"tb/verilated_link.cpp", "tb/link_dut.h", "tb/dut_bank.cpp",
+                                             "tb/dut_bank.h", "cpp_models/link_config.h",
+                                             "cpp_models/link_inputs.h", "cpp_models/observation.h",
+                                             "cmake/dut/CMakeLists.txt"};
+
+// An RTL set's stamp: its files and their contents, the harness sources, the trace format and
+// the optimisation; equal stamps build equal code.
+std::string variant_stamp(const std::vector<std::string>& rtl, bool fst, bool solo, const std::string& source_root) {
+    uint64_t hash = fnv1a(std::string(fst ? "fst" : "vcd") + (solo ? " solo" : ""));
+    for (const char* file : kBankHarnessFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
+    for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
+    return hex(hash);
+}
+
+std::string duts_root(const DutSources& sources) { return (fs::path(sources.build_root) / "duts").string(); }
+
+// A bank as its manifest describes it.
+struct Manifest {
+    bool fst = false;
+    bool solo = false;
+    struct Variant {
+        std::string stamp;
+        std::vector<std::string> files;
+    };
+    std::vector<Variant> variants;
+    struct Instance {
+        int variant = 0;
+        std::string key;
+    };
+    std::vector<Instance> instances;
+};
+
+constexpr const char* kManifest = "manifest.txt";
+
+std::string manifest_text(const Manifest& m) {
+    std::ostringstream out;
+    out << "creditloop-bank 1\nkind " << (m.fst ? "fst" : "vcd") << (m.solo ? " solo" : "") << "\n";
+    for (const auto& v : m.variants) {
+        out << "variant " << v.stamp << "\n";
+        for (const auto& f : v.files) out << "file " << f << "\n";
+    }
+    for (const auto& i : m.instances) out << "instance " << i.variant << " " << i.key << "\n";
+    return out.str();
+}
+
+std::optional<Manifest> read_manifest(const fs::path& dir) {
+    std::istringstream in(read_file((dir / kManifest).string()));
+    std::string line;
+    if (!std::getline(in, line) || line != "creditloop-bank 1") return std::nullopt;
+    Manifest m;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string word;
+        words >> word;
+        if (word == "kind") {
+            std::string format, solo;
+            words >> format >> solo;
+            m.fst = format == "fst";
+            m.solo = solo == "solo";
+        } else if (word == "variant") {
+            m.variants.emplace_back();
+            words >> m.variants.back().stamp;
+        } else if (word == "file" && !m.variants.empty()) {
+            m.variants.back().files.push_back(line.substr(5));
+        } else if (word == "instance") {
+            Manifest::Instance i;
+            words >> i.variant >> i.key;
+            m.instances.push_back(i);
+        }
+    }
+    return m;
+}
+
+
+// A current bank that holds `config` of the RTL set with stamp `stamp`.
+std::optional<Found> find_in_banks(const std::string& root, const std::string& stamp, const std::string& key) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        if (!entry.is_directory() || entry.path().filename().string().rfind("bank_", 0) != 0) continue;
+        const auto m = read_manifest(entry.path());
+        if (!m || !fs::exists(entry.path() / "dut.so")) continue;
+        for (size_t i = 0; i < m->instances.size(); ++i) {
+            const auto& inst = m->instances[i];
+            if (inst.key == key && inst.variant >= 0 && static_cast<size_t>(inst.variant) < m->variants.size() &&
+                m->variants[inst.variant].stamp == stamp)
+                return Found{(entry.path() / "dut.so").string(), static_cast<int>(i)};
+        }
+    }
+    return std::nullopt;
+}
+
+
+// Verilate and compile `wanted` (all of one trace format and optimisation) as one bank; ""
+// or the error line.
+std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, const BuildStatus& status) {
+    Manifest m;
+    m.fst = wanted.front()->sources.fst;
+    m.solo = wanted.front()->sources.solo;
+    std::vector<BankVariant> variants;
+    std::vector<BankInstance> instances;
+    for (Wanted* w : wanted) {
+        int variant = -1;
+        for (size_t v = 0; v < m.variants.size(); ++v)
+            if (m.variants[v].stamp == w->stamp) variant = static_cast<int>(v);
+        if (variant < 0) {
+            variant = static_cast<int>(m.variants.size());
+            m.variants.push_back({w->stamp, w->rtl});
+            variants.push_back({w->rtl, variant == 0 ? "" : "__v" + std::to_string(variant)});
+        }
+        m.instances.push_back({variant, w->config.key()});
+        instances.push_back({w->config, variant, bank_instance_name(w->config, variant)});
+    }
+    const std::string text = manifest_text(m);
+    const fs::path dir = fs::path(root) / ("bank_" + hex(fnv1a(text)));
+    std::error_code ec;
+    fs::remove_all(dir, ec);   // a build that died half-way
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+
+    // Every RTL set after the first is copied with its module names suffixed.
+    std::vector<std::string> sources;
+    for (size_t v = 0; v < variants.size(); ++v) {
+        if (v == 0) {
+            sources.insert(sources.end(), variants[v].files.begin(), variants[v].files.end());
+            continue;
+        }
+        const auto modules = declared_modules(variants[v].files);
+        const fs::path copies = dir / ("v" + std::to_string(v));
+        fs::create_directories(copies, ec);
+        for (size_t f = 0; f < variants[v].files.size(); ++f) {
+            const fs::path copy = copies / (std::to_string(f) + "_" + fs::path(variants[v].files[f]).filename().string());
+            std::ofstream(copy) << rename_modules(read_file(variants[v].files[f]), modules, variants[v].suffix);
+            sources.push_back(copy.string());
+        }
+    }
+    std::ofstream(dir / "bank.sv") << bank_top_sv(instances, variants);
+    std::ofstream(dir / "bank_ports.h") << bank_ports_header(instances);
+
+    const DutSources& first = wanted.front()->sources;
+    const std::string log = (dir / "build.log").string();
+    std::string rtl_list;
+    for (const auto& file : sources) rtl_list += (rtl_list.empty() ? "" : ";") + file;
+    const std::vector<std::string> configure = {
+        "cmake", "-S", (fs::path(first.source_root) / "cmake" / "dut").string(),
+        "-B", (dir / "build").string(),
+        "-DCL_BANK_DIR=" + dir.string(),
+        std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"),
+        std::string("-DCL_OPT=") + (m.solo ? "-O2" : "-O1"),
+        "-DCL_RTL_SOURCES=" + rtl_list,
+        "-DCL_SOURCE_ROOT=" + first.source_root,
+        "-DCL_RUNTIME_LIB=" + runtime_library(first)};
+    const std::string count = std::to_string(instances.size()) + " configuration" + (instances.size() == 1 ? "" : "s");
+    const std::string what = "verilating " + (instances.size() == 1 ? instances.front().config.key() : count) + " failed";
+    if (status) status("verilating " + count);
+    if (run_logged(configure, log) != 0) return what + " (" + first_error_line(log) + "); full log: " + log;
+    if (run_logged({"cmake", "--build", (dir / "build").string(), "--", "-j2"}, log, status, "compiling " + count) != 0)
+        return what + " (" + first_error_line(log) + "); full log: " + log;
+    fs::rename(dir / "build" / "dut.so", dir / "dut.so", ec);
+    if (ec) return what + " (no dut.so: " + ec.message() + "); full log: " + log;
+    // The manifest last, written whole: a bank with a manifest is complete.
+    {
+        std::ofstream out(dir / (std::string(kManifest) + ".tmp"));
+        out << text;
+    }
+    fs::rename(dir / (std::string(kManifest) + ".tmp"), dir / kManifest, ec);
+    // The generated code is not needed once the plugin is linked (a bank of forty is ~40 MB).
+    fs::remove_all(dir / "build", ec);
+    return ec ? "cannot finish " + dir.string() + ": " + ec.message() : "";
+}
+
+// Verilator alone (no C++) on `w` as a bank of one, as the build would run it; "" or the
+// error line (what Verilator said first, and the log it is in).
+std::string lint_alone(const Wanted& w, const fs::path& dir) {
+    const std::vector<BankInstance> one = {{w.config, 0, bank_instance_name(w.config, 0)}};
+    const fs::path top = dir / (w.config.key() + ".sv");
+    const std::string log = (dir / (w.config.key() + ".log")).string();
+    std::ofstream(top) << bank_top_sv(one, {{w.rtl, ""}});
+    std::vector<std::string> argv = {"verilator", "--lint-only", "--assert", "--top-module", "creditloop_bank",
+                                     top.string()};
+    argv.insert(argv.end(), w.rtl.begin(), w.rtl.end());
+    if (run_logged(argv, log) == 0) return "";
+    return "verilating " + w.config.key() + " failed (" + first_error_line(log) + "); full log: " + log;
+}
+
+// Build `wanted` as one bank; when that fails, find out which configurations fail (a
+// configuration can fail alone, like a FULL_RATE instance whose B is short): RTL sets one by
+// one, then each configuration through Verilator alone (no C++: a fraction of a second each);
+// the ones that pass are built together again. When every configuration fails alike (a typo, a
+// missing port), they all get the bank's one error line.
+void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, const BuildStatus& status) {
+    const std::string error = build_bank(wanted, root, status);
+    if (error.empty()) return;
+    std::vector<std::string> stamps;
+    for (Wanted* w : wanted)
+        if (std::find(stamps.begin(), stamps.end(), w->stamp) == stamps.end()) stamps.push_back(w->stamp);
+    if (stamps.size() > 1) {
+        for (const auto& stamp : stamps) {
+            std::vector<Wanted*> part;
+            for (Wanted* w : wanted)
+                if (w->stamp == stamp) part.push_back(w);
+            build_with_fallback(part, root, status);
+        }
+        return;
+    }
+    std::vector<Wanted*> fine;
+    if (wanted.size() > 1 && !missing_port(error)) {
+        const fs::path dir = fs::path(root) / "lint";
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+        fs::create_directories(dir, ec);
+        if (status) status("finding which of " + std::to_string(wanted.size()) + " configurations fail");
+        std::vector<std::string> lint(wanted.size());
+        parallel_for(wanted.size(), 2, [&](size_t i) { lint[i] = lint_alone(*wanted[i], dir); });
+        for (size_t i = 0; i < wanted.size(); ++i) {
+            if (lint[i].empty()) fine.push_back(wanted[i]);
+            else wanted[i]->error = lint[i];
+        }
+        // Alike: the same Verilator message, whichever configuration said it.
+        const auto message = [](const std::string& line) {
+            const auto open = line.find(" failed (");
+            return line.substr(open, line.find("; full log") - open);
+        };
+        bool alike = fine.empty();
+        for (size_t i = 1; alike && i < lint.size(); ++i) alike = message(lint[i]) == message(lint[0]);
+        if (!alike && !fine.empty() && fine.size() < wanted.size()) {
+            build_with_fallback(fine, root, status);
+            return;
+        }
+        if (!alike && fine.empty()) return;   // each failed on its own terms, named above
+    }
+    // One cause for all of them (the C++ stage, a typo, a missing port): one line, said once.
+    for (Wanted* w : wanted) w->error = error;
+}
+
+// Remove the banks no current RTL set matches any more (their files changed or are gone), and
+// the remains of failed builds (kept until the next build, so their logs can be read).
+void prune_stale_banks(const std::string& root, const std::string& source_root) {
+    std::error_code ec;
+    std::vector<fs::path> stale;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        if (!entry.is_directory() || entry.path().filename().string().rfind("bank_", 0) != 0) continue;
+        const auto m = read_manifest(entry.path());
+        bool current = false;
+        if (m) {
+            for (const auto& v : m->variants)
+                current = current || variant_stamp(v.files, m->fst, m->solo, source_root) == v.stamp;
+        }
+        if (!current) stale.push_back(entry.path());
+    }
+    for (const auto& dir : stale) fs::remove_all(dir, ec);
+}
+
+}  // namespace creditloop::dut_detail

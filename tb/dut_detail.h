@@ -1,0 +1,84 @@
+// Inside the cache of verilated configurations (dut_library.h): what its files share.
+//   dut_common.cpp   files, stamps, the build log, locking
+//   dut_banks.cpp    banks: manifests, lookup, the build and its fallback, pruning
+//   dut_systemc.cpp  the SystemC harness, one executable per configuration
+//   dut_library.cpp  the public interface: DutLibrary, build_duts
+// Not for use outside those files.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dut_library.h"
+
+namespace creditloop::dut_detail {
+
+namespace fs = std::filesystem;
+
+// ---- dut_common.cpp
+std::string read_file(const std::string& path);
+// FNV-1a, 64 bits: a content stamp, not a security boundary.
+uint64_t fnv1a(const std::string& text, uint64_t hash = 0xcbf29ce484222325ull);
+std::string hex(uint64_t value);                          // 16 hex digits
+std::vector<std::string> sv_files_in(const fs::path& rtl);    // *.sv, credit_link.sv first
+std::vector<std::string> rtl_files(const DutSources& sources);
+std::string runtime_library(const DutSources& sources);   // libcreditloop_vlrt.so of the main build
+std::string core_library(const DutSources& sources);      // libcreditloop_core.a of the main build
+// Run argv with its output appended to `log`; `status` hears the build's progress.
+int run_logged(const std::vector<std::string>& argv, const std::string& log, const BuildStatus& status = {},
+               const std::string& phase = "");
+std::string first_error_line(const std::string& log);     // what went wrong, in RTL terms where possible
+bool missing_port(const std::string& error);              // the error names a port the top lacks
+
+class FileLock {
+public:
+    explicit FileLock(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT, 0644)) {
+        if (fd_ >= 0) flock(fd_, LOCK_EX);
+    }
+    ~FileLock() {
+        if (fd_ >= 0) {
+            flock(fd_, LOCK_UN);
+            close(fd_);
+        }
+    }
+
+private:
+    int fd_;
+};
+
+// ---- dut_systemc.cpp
+std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sources, const BuildStatus& status);
+
+// ---- dut_banks.cpp
+std::string duts_root(const DutSources& sources);        // <build>/duts
+// An RTL set's stamp: its files and their contents, the harness sources, the trace format and
+// the optimisation; equal stamps build equal code.
+std::string variant_stamp(const std::vector<std::string>& rtl, bool fst, bool solo, const std::string& source_root);
+
+struct Found {
+    std::string plugin;
+    int index = 0;
+};
+
+std::optional<Found> find_in_banks(const std::string& root, const std::string& stamp, const std::string& key);
+
+// One configuration of one RTL set, on its way into a bank.
+struct Wanted {
+    LinkConfig config;
+    DutSources sources;
+    std::vector<std::string> rtl;
+    std::string stamp;
+    std::string error;   // set when it could not be built
+};
+
+void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, const BuildStatus& status);
+void prune_stale_banks(const std::string& root, const std::string& source_root);
+
+}  // namespace creditloop::dut_detail

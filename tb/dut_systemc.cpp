@@ -1,0 +1,101 @@
+#include "dut_detail.h"
+
+#include <fstream>
+
+
+namespace creditloop {
+
+using namespace dut_detail;
+
+namespace dut_detail {
+
+// ---- the SystemC harness: one executable per configuration, as before banks
+
+std::string systemc_stamp(const LinkConfig& config, const DutSources& sources, const std::vector<std::string>& rtl) {
+    uint64_t hash = fnv1a(config.key() + "systemc");
+    const fs::path root(sources.source_root);
+    // The harness links the main build's library: a change there relinks it.
+    for (const char* file : {"tb/systemc/sc_main.cpp", "tb/systemc/systemc_link.h", "tb/link_dut.h",
+                             "tb/compiled_config.h", "cpp_models/link_config.h", "cpp_models/link_inputs.h",
+                             "cpp_models/observation.h", "cmake/dut/CMakeLists.txt"})
+        hash = fnv1a(read_file((root / file).string()), hash);
+    hash = fnv1a(read_file(core_library(sources)), hash);
+    for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
+    return hex(hash);
+}
+
+std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sources, const BuildStatus& status) {
+    const fs::path dir = systemc_directory(config, sources);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+    FileLock lock((dir / ".lock").string());
+
+    const auto rtl = rtl_files(sources);
+    if (rtl.empty()) return "no RTL files found under " + sources.source_root + "/rtl";
+    for (const auto& file : rtl) {
+        if (!fs::exists(file)) return "RTL file " + file + " not found";
+    }
+    if (!fs::exists(core_library(sources)))
+        return core_library(sources) + " not found: build the project first (make build)";
+
+    const std::string stamp = systemc_stamp(config, sources, rtl);
+    const fs::path stamp_file = dir / "stamp";
+    const fs::path harness = dir / "creditloop_sc";
+    if (fs::exists(harness) && read_file(stamp_file.string()) == stamp) return "";
+
+    fs::remove(stamp_file, ec);
+    const std::string log = (dir / "build.log").string();
+    { std::ofstream truncate(log, std::ios::trunc); }
+    std::string rtl_list;
+    for (const auto& file : rtl) rtl_list += (rtl_list.empty() ? "" : ";") + file;
+    const std::vector<std::string> configure = {
+        "cmake", "-S", (fs::path(sources.source_root) / "cmake" / "dut").string(),
+        "-B", dir.string(),
+        "-DCL_L=" + std::to_string(config.stages),
+        "-DCL_B=" + std::to_string(config.buffer_slots),
+        "-DCL_K=" + std::to_string(config.batch),
+        "-DCL_W=" + std::to_string(config.payload_bits),
+        "-DCL_SYNC=" + std::to_string(config.sync_stages),
+        "-DCL_FREE_DELAY=" + std::to_string(config.free_delay),
+        std::string("-DCL_FULL_RATE=") + (config.rtl_full_rate ? "1" : "0"),
+        "-DCL_POLICY=" + std::to_string(static_cast<int>(config.policy)),
+        "-DCL_LOW=" + std::to_string(config.low_credits),
+        "-DCL_IDLE=" + std::to_string(config.idle_cycles),
+        "-DCL_TIMEOUT=" + std::to_string(config.flush_timeout),
+        "-DCL_RTL_SOURCES=" + rtl_list,
+        "-DCL_SOURCE_ROOT=" + sources.source_root,
+        "-DCL_SYSTEMC=ON",
+        "-DCL_CORE_LIB=" + core_library(sources)};
+    const std::string what = "verilating " + config.key() + " for SystemC failed";
+    const std::string phase = "SystemC " + config.key();
+    if (status) status(phase + ": configuring");
+    if (run_logged(configure, log) != 0) return what + " (" + first_error_line(log) + "); full log: " + log;
+    if (run_logged({"cmake", "--build", dir.string(), "--", "-j2"}, log, status, phase) != 0)
+        return what + " (" + first_error_line(log) + "); full log: " + log;
+    std::ofstream(stamp_file) << stamp;
+    return "";
+}
+
+}  // namespace dut_detail
+
+std::string systemc_directory(const LinkConfig& config, const DutSources& sources) {
+    std::string name = config.key() + "_sc";
+    if (!sources.rtl_files.empty()) {
+        uint64_t hash = 0xcbf29ce484222325ull;
+        for (const auto& file : sources.rtl_files) hash = fnv1a(fs::absolute(file).string() + ";", hash);
+        char suffix[24];
+        std::snprintf(suffix, sizeof suffix, "_rtl%08llx", static_cast<unsigned long long>(hash & 0xffffffffu));
+        name += suffix;
+    }
+    return (fs::path(sources.build_root) / "duts" / name).string();
+}
+
+std::string systemc_harness(const LinkConfig& config, DutSources sources, std::string& error) {
+    sources.systemc = true;
+    error = ensure_systemc_built(config, sources, {});
+    if (!error.empty()) return "";
+    return (fs::path(systemc_directory(config, sources)) / "creditloop_sc").string();
+}
+
+}  // namespace creditloop
