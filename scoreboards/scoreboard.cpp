@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace creditloop {
 
 std::string with_thousands(uint64_t value) {
@@ -21,17 +23,9 @@ std::string counted(uint64_t count, const char* noun) {
     return with_thousands(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
-std::string three_decimals(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f", value);
-    return text;
-}
+std::string three_decimals(double value) { return fmt::format("{:.3f}", value); }
 
-std::string hex32(uint32_t value) {
-    char text[16];
-    std::snprintf(text, sizeof text, "0x%08x", value);
-    return text;
-}
+std::string hex32(uint32_t value) { return fmt::format("0x{:08x}", value); }
 
 std::string Scoreboard::summary() const {
     return std::string(name()) + ": " + with_thousands(cycles_checked_) + " cycles checked, " +

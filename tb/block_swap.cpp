@@ -14,6 +14,8 @@
 
 #include <pugixml.hpp>
 
+#include <fmt/format.h>
+
 #include "process.h"
 
 namespace fs = std::filesystem;
@@ -213,9 +215,7 @@ std::string swap_block(DutSources& sources, const std::string& block, const std:
     // The wrapper's name is the block's, so it lives in a directory of its own, keyed by content.
     uint64_t hash = 0xcbf29ce484222325ull;
     for (unsigned char c : wrapper + absolute) hash = (hash ^ c) * 0x100000001b3ull;
-    char key[24];
-    std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(hash));
-    const fs::path dir = fs::path(sources.build_root) / "blocks" / key;
+    const fs::path dir = fs::path(sources.build_root) / "blocks" / fmt::format("{:016x}", hash);
     fs::create_directories(dir);
     std::ofstream(dir / block) << wrapper;
     fs::remove_all(work);

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "process.h"
 
 
@@ -57,11 +59,7 @@ std::string core_library(const DutSources& sources) {
     return (fs::path(sources.build_root) / "libcreditloop_core.a").string();
 }
 
-std::string hex(uint64_t value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-    return text;
-}
+std::string hex(uint64_t value) { return fmt::format("{:016x}", value); }
 
 // Run argv with its output appended to `log` (process.h); while it runs, `status` hears how far
 // the build is ("compiling: 40 %", from CMake's "[ 40%]" lines).

@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include <fmt/format.h>
+
 
 namespace creditloop {
 
@@ -84,9 +86,7 @@ std::string systemc_directory(const LinkConfig& config, const DutSources& source
     if (!sources.rtl_files.empty()) {
         uint64_t hash = 0xcbf29ce484222325ull;
         for (const auto& file : sources.rtl_files) hash = fnv1a(fs::absolute(file).string() + ";", hash);
-        char suffix[24];
-        std::snprintf(suffix, sizeof suffix, "_rtl%08llx", static_cast<unsigned long long>(hash & 0xffffffffu));
-        name += suffix;
+        name += fmt::format("_rtl{:08x}", hash & 0xffffffffu);
     }
     return (fs::path(sources.build_root) / "duts" / name).string();
 }

@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 namespace creditloop {
 
 namespace {
@@ -22,12 +24,8 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 
 std::string clock_text(double seconds) {
     const long total = static_cast<long>(seconds + 0.5);
-    char text[32];
-    if (total >= 3600)
-        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", total / 3600, total / 60 % 60, total % 60);
-    else
-        std::snprintf(text, sizeof text, "%ld:%02ld", total / 60, total % 60);
-    return text;
+    if (total >= 3600) return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+    return fmt::format("{}:{:02}", total / 60, total % 60);
 }
 
 Progress::Progress(std::string prefix, std::FILE* out)

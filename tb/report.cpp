@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include <fmt/format.h>
+
 namespace creditloop {
 
 std::string describe(const RunSpec& spec) {
@@ -85,9 +87,7 @@ std::string xml_escape(const std::string& text) {
 double json_rounded(double value) {
     // Ten significant digits, as the JSON has always carried them: a reader that compares runs
     // is not thrown by the last bits of a division.
-    char text[40];
-    std::snprintf(text, sizeof text, "%.10g", value);
-    return std::strtod(text, nullptr);
+    return std::strtod(fmt::format("{:.10g}", value).c_str(), nullptr);
 }
 
 nlohmann::ordered_json run_json_value(const RunSpec& spec, const RunResult& r) {

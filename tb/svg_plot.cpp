@@ -1,5 +1,7 @@
 #include "svg_plot.h"
 
+#include <fmt/format.h>
+
 #include "report.h"
 
 #include <algorithm>
@@ -25,23 +27,11 @@ constexpr double kLegendRow = 20.0;
 constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
-std::string num(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", value);
-    return text;
-}
+std::string num(double value) { return fmt::format("{:.2f}", value); }
 
-std::string short_number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
+std::string short_number(double value) { return fmt::format("{:g}", value); }
 
-std::string fixed(double value, int decimals) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
+std::string fixed(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
 
 class Frame {
 public:

@@ -1,5 +1,7 @@
 #include "sweep.h"
 
+#include <fmt/format.h>
+
 #include "sweep_detail.h"
 
 #include <unistd.h>
@@ -147,11 +149,7 @@ std::string point_name(const SweepCurve& curve, int buffer) {
            std::to_string(curve.batch) + " drain every " + std::to_string(curve.drain_every);
 }
 
-std::string fixed6(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6f", value);
-    return text;
-}
+std::string fixed6(double value) { return fmt::format("{:.6f}", value); }
 
 
 
