@@ -183,8 +183,8 @@ def measure_builds(cli, build):
     progress("builds: one configuration from scratch, then after touching and editing one RTL file")
     with tempfile.TemporaryDirectory(prefix="creditloop-bench-") as tmp:
         scratch = Path(tmp)
-        for lib in ("libcreditloop_vlrt.so", "libcreditloop_core.a"):
-            (scratch / lib).symlink_to((build / lib).resolve())
+        for lib in build.glob("libcreditloop_*"):   # the runtime and the static layers
+            (scratch / lib.name).symlink_to(lib.resolve())
         rtl = scratch / "rtl"
         shutil.copytree(ROOT / "rtl", rtl, ignore=shutil.ignore_patterns("mutants"))
         run = [cli, "run", "--rtl", str(rtl), "--L", str(STAGES), "--B", str(BUFFER), "--cycles", "200", "--json"]

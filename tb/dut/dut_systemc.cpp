@@ -17,11 +17,11 @@ std::string systemc_stamp(const LinkConfig& config, const DutSources& sources, c
     uint64_t hash = fnv1a(config.key() + "systemc");
     const fs::path root(sources.source_root);
     // The harness links the main build's library: a change there relinks it.
-    for (const char* file : {"tb/systemc/sc_main.cpp", "tb/systemc/systemc_link.h", "tb/link_dut.h",
-                             "tb/compiled_config.h", "cpp_models/link_config.h", "cpp_models/link_inputs.h",
+    for (const char* file : {"tb/dut/systemc/sc_main.cpp", "tb/dut/systemc/systemc_link.h", "tb/harness/link_dut.h",
+                             "tb/dut/compiled_config.h", "cpp_models/link_config.h", "cpp_models/link_inputs.h",
                              "cpp_models/observation.h", "cmake/dut/CMakeLists.txt"})
         hash = fnv1a(read_file((root / file).string()), hash);
-    hash = fnv1a(read_file(core_library(sources)), hash);
+    for (const auto& library : core_libraries(sources)) hash = fnv1a(read_file(library), hash);
     for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
     return hex(hash);
 }
@@ -38,8 +38,11 @@ std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sou
     for (const auto& file : rtl) {
         if (!fs::exists(file)) return "RTL file " + file + " not found";
     }
-    if (!fs::exists(core_library(sources)))
-        return core_library(sources) + " not found: build the project first (make build)";
+    std::string libraries;
+    for (const auto& library : core_libraries(sources)) {
+        if (!fs::exists(library)) return library + " not found: build the project first (make build)";
+        libraries += (libraries.empty() ? "" : ";") + library;
+    }
 
     const std::string stamp = systemc_stamp(config, sources, rtl);
     const fs::path stamp_file = dir / "stamp";
@@ -68,7 +71,7 @@ std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sou
         "-DCL_RTL_SOURCES=" + rtl_list,
         "-DCL_SOURCE_ROOT=" + sources.source_root,
         "-DCL_SYSTEMC=ON",
-        "-DCL_CORE_LIB=" + core_library(sources)};
+        "-DCL_CORE_LIBS=" + libraries};
     const std::string what = "verilating " + config.key() + " for SystemC failed";
     const std::string phase = "SystemC " + config.key();
     if (status) status(phase + ": configuring");

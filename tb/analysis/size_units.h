@@ -1,12 +1,12 @@
 // The quantities `creditloop size` reads and prints, in the units engineers write them
 // (16GB/s, 500ns, 64B/cycle, 40cycles, 1GHz): reading a number with its unit, and printing
-// numbers back the way people read them. Only size_command.cpp uses these.
+// numbers back the way people read them. Only the size calculator and command use these.
 #pragma once
 
 #include <initializer_list>
 #include <string>
 
-#include "size_command.h"
+#include "size_calculator.h"
 
 namespace creditloop {
 

@@ -1,47 +1,23 @@
-#include "sweep.h"
+#include "sweep_plan.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "closed_forms.h"
+#include "scoreboard.h"
+#include "seed_tables.h"
 #include "sweep_detail.h"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <functional>
-#include <iostream>
-#include <map>
-#include <mutex>
-#include <set>
-#include <sstream>
-#include <thread>
-
-#include "cli.h"
-#include "cli_parse.h"
-#include "closed_forms.h"
-#include "dut_library.h"
-#include "progress.h"
-#include "log.h"
-#include "mutants.h"
-#include "parallel.h"
-#include "report.h"
-#include "seed_tables.h"
-#include "svg_plot.h"
-
-namespace fs = std::filesystem;
 
 namespace creditloop {
 
-const char* const kSweepUsage =
-    "Options given with a preset override it. A LIST is values and ranges separated by commas: 4, 1,4,8, 4..18, 1..8,12,16.\n"
-    "Exit codes: 0 ok, 1 the RTL disagrees with the model (or a check fails), 2 bad input,\n"
-    "3 a build or file problem.\n";
 
 namespace sweep_detail {
 
@@ -167,115 +143,6 @@ std::string SweepPoint::problem() const {
     if (!rtl_passed)
         return "the RTL run failed a check" + (rtl_first_violation.empty() ? std::string() : ": " + rtl_first_violation);
     return "";
-}
-
-std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::string& error, bool& help) {
-    help = false;
-    CLI::App app{"Steady throughput against the buffer size B: the model at every point, the RTL on a grid.",
-                 "creditloop sweep"};
-    // Options are read as text first: a preset is applied, then the options given override it.
-    std::map<std::string, std::string> given;
-    const auto text = [&](const char* name, const char* description) {
-        return app.add_option(name, given[name], description);
-    };
-    text("--preset", "seed001: L = 1,4,8 (seed 001's plot); seed001-drain: L = 4, drain every 1 and 2; "
-                     "seed000: L = 4, K = 1,2,4,6,8,12 (seed 000's batching)");
-    text("--L", "LIST: stages each way, one curve each (1..1024, default 4)");
-    text("--B", "LIST: buffer sizes, the x axis (1..4096, default 1..32)");
-    text("--K", "LIST: return batch, one curve each (default 1; points with B < K are skipped)");
-    text("--drain-every", "LIST: the consumer drains when cycle % N == 0, one curve each (1..1000000, default 1)");
-    text("--cycles", "cycles per point (default 6000; throughput = sends in the second half / its length)");
-    text("--sync", "synchroniser stages on the return path, every point (0..64, default 0)");
-    text("--free-delay", "cycles from pop to the slot being freed, every point (0..64, default 0)");
-    text("--rtl-grid", "LIST: B values also run on the RTL, for every curve (default: per curve, the smallest and "
-                       "largest B and the knee - 1, knee, knee + 1, the knee being RTT + K - 1 over the drain period)");
-    text("--mutant", "a buggy variant from rtl/mutants/ in place of its block on the RTL grid");
-    text("--out", "where sweep.csv and sweep.svg go (default build/sweep)");
-    text("--jobs", "model runs, RTL builds and RTL runs in parallel (1..64, default 2)");
-    text("--log-level", "off|error|warn|info|debug (default warn)")->check(log_level());
-    bool no_rtl = false, force = false, no_progress = false;
-    add_flag(app, "--no-rtl", no_rtl, "the model alone");
-    add_flag(app, "--force", force, "overwrite sweep.csv and sweep.svg in --out");
-    add_flag(app, "--no-progress", no_progress,
-             "no progress line (on stderr: one line redrawn on a terminal, a line every few seconds in a log)");
-    app.footer(kSweepUsage);
-    ParseError parse_error;
-    if (!parse_command(app, args, parse_error)) {
-        help = parse_error.help;
-        error = parse_error.message;
-        return std::nullopt;
-    }
-    std::vector<std::pair<std::string, std::string>> options;
-    for (const auto* option : app.get_options())
-        if (option->count() && given.count(option->get_name()) && option->get_name() != "--preset")
-            options.emplace_back(option->get_name(), given[option->get_name()]);
-    const std::string preset = given["--preset"];
-
-    SweepSpec spec;
-    spec.buffers = range_list(1, kDefaultMaxBuffer);
-    if (!preset.empty() && !apply_preset(preset, spec)) {
-        error = "--preset " + preset + " is not a preset: allowed seed001, seed001-drain, seed000";
-        return std::nullopt;
-    }
-    spec.force = force;
-    spec.progress = !no_progress;
-    for (const auto& [name, value] : options) {
-        bool ok = true;
-        if (name == "--L") ok = parse_list(name, value, 1, kMaxStages, spec.stages, error);
-        else if (name == "--B") ok = parse_list(name, value, 1, kMaxBufferSlots, spec.buffers, error);
-        else if (name == "--K") ok = parse_list(name, value, 1, kMaxBufferSlots, spec.batches, error);
-        else if (name == "--drain-every")
-            ok = parse_list(name, value, 1, kMaxDrainPeriod, spec.drain_periods, error);
-        else if (name == "--sync" || name == "--free-delay") {
-            std::vector<int> one;
-            const int most = name == "--sync" ? kMaxSyncStages : kMaxFreeDelay;
-            ok = parse_list(name, value, 0, most, one, error);
-            if (ok && one.size() != 1) {
-                error = name + " " + value + " is not one number: allowed 0.." + std::to_string(most) +
-                        " (it applies to every point)";
-                ok = false;
-            }
-            if (ok) (name == "--sync" ? spec.sync_stages : spec.free_delay) = one.front();
-        } else if (name == "--rtl-grid") {
-            std::vector<int> grid;
-            ok = parse_list(name, value, 1, kMaxBufferSlots, grid, error);
-            spec.rtl_grid = grid;
-        } else if (name == "--cycles") {
-            const auto cycles = parse_count(value);
-            if (!cycles) {
-                error = "--cycles " + value + " is not a whole number: allowed at least 20 x (RTT + K - 1) x the "
-                        "drain period, up to 100000000000 (default 6000)";
-                return std::nullopt;
-            }
-            spec.cycles = *cycles;
-        } else if (name == "--jobs") {
-            std::vector<int> jobs;
-            ok = parse_list(name, value, 1, kMaxJobs, jobs, error);
-            if (ok && jobs.size() != 1) {
-                error = "--jobs " + value + " is not one number: allowed 1.." + std::to_string(kMaxJobs);
-                ok = false;
-            }
-            if (ok) spec.jobs = jobs.front();
-        } else if (name == "--mutant") {
-            spec.mutant = value;
-        } else if (name == "--out") {
-            if (value.empty()) {
-                error = "--out needs a directory (default build/sweep)";
-                return std::nullopt;
-            }
-            spec.out_dir = value;
-        } else if (name == "--log-level") {
-            spec.log_level = value;   // a level CLI11 checked
-        }
-        if (!ok) return std::nullopt;
-    }
-    if (no_rtl && (spec.rtl_grid || !spec.mutant.empty())) {
-        error = std::string(spec.rtl_grid ? "--rtl-grid" : "--mutant") +
-                " and --no-rtl contradict each other: give one of them";
-        return std::nullopt;
-    }
-    spec.rtl = !no_rtl;
-    return spec;
 }
 
 std::vector<int> default_rtl_grid(const SweepCurve& curve, const std::vector<int>& buffers) {

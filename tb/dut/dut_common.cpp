@@ -55,8 +55,11 @@ std::string runtime_library(const DutSources& sources) {
     return (fs::path(sources.build_root) / "libcreditloop_vlrt.so").string();
 }
 
-std::string core_library(const DutSources& sources) {
-    return (fs::path(sources.build_root) / "libcreditloop_core.a").string();
+std::vector<std::string> core_libraries(const DutSources& sources) {
+    std::vector<std::string> libraries;
+    for (const char* layer : {"commands", "report", "harness", "scoreboards", "model", "common"})
+        libraries.push_back((fs::path(sources.build_root) / ("libcreditloop_" + std::string(layer) + ".a")).string());
+    return libraries;
 }
 
 std::string hex(uint64_t value) { return fmt::format("{:016x}", value); }

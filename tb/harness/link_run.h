@@ -93,6 +93,9 @@ struct RunOptions {
     std::vector<RunHooks*> hooks;
 };
 
+// One line for a violation: "cycle 7: conservation.total link.total_credits expected 4 got 3 (1 credit lost)"
+std::string violation_line(const Violation& v);
+
 // Run `spec` on `dut` (the RTL) checked against the golden model; with dut == nullptr the
 // golden model's own observations are checked (no lockstep).
 RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options = {});

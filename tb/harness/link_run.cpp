@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 
 #include "closed_forms.h"
 #include "conservation.h"
@@ -9,10 +10,17 @@
 #include "data_integrity.h"
 #include "lockstep.h"
 #include "log.h"
-#include "report.h"
 #include "sizing.h"
 
 namespace creditloop {
+
+std::string violation_line(const Violation& v) {
+    std::ostringstream out;
+    out << "cycle " << v.cycle << ": " << v.check << " " << v.signal << " expected " << v.expected << " got "
+        << v.got;
+    if (!v.detail.empty()) out << " (" << v.detail << ")";
+    return out.str();
+}
 
 uint64_t minimum_cycles(const LinkConfig& config, const DrainSpec& drain) {
     const uint64_t loop = static_cast<uint64_t>(

@@ -78,10 +78,6 @@ struct SweepResult {
     std::vector<SweepPoint> points;       // curve by curve, B ascending; B < K is no link, so absent
 };
 
-// args exclude "creditloop sweep". nullopt with one line in `error` naming the option and the
-// allowed range; `help` is set (and nullopt returned) for --help.
-std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::string& error, bool& help);
-
 // The curves and the grid of points, and the B values checked on the RTL, for a parsed spec.
 // Returns one bad-input line, or "" when the sweep can run.
 std::string plan_sweep(const SweepSpec& spec, SweepResult& plan);
@@ -95,12 +91,5 @@ std::vector<int> default_rtl_grid(const SweepCurve& curve, const std::vector<int
 std::string sweep_csv(const SweepResult& result);
 std::string sweep_svg(const SweepSpec& spec, const SweepResult& result);
 std::string sweep_table(const SweepSpec& spec, const SweepResult& result);
-
-// The command. The first form prints to std::cout / std::cerr.
-int run_sweep(const std::vector<std::string>& args, const std::string& program);
-int run_sweep(const std::vector<std::string>& args, const std::string& program, std::ostream& out,
-              std::ostream& err);
-
-extern const char* const kSweepUsage;
 
 }  // namespace creditloop

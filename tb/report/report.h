@@ -16,8 +16,6 @@ std::string describe(const RunSpec& spec);
 
 // The multi-line summary `creditloop run` prints.
 std::string run_summary(const RunSpec& spec, const RunResult& result);
-// One line for a violation: "cycle 7: conservation.total link.total_credits expected 4 got 3 (1 credit lost)"
-std::string violation_line(const Violation& v);
 // `creditloop run --json`: one JSON object, and the same as text on one line.
 nlohmann::ordered_json run_json_value(const RunSpec& spec, const RunResult& result);
 std::string run_json(const RunSpec& spec, const RunResult& result);

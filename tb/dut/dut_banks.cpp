@@ -16,8 +16,8 @@ namespace creditloop::dut_detail {
 
 // The files whose contents every bank's plugin depends on besides the RTL: what it compiles
 // and what generates its sources.
-constexpr const char* kBankHarnessFiles[] = {"tb/verilated_link.cpp", "tb/link_dut.h", "tb/dut_bank.cpp",
-                                             "tb/dut_bank.h", "cpp_models/link_config.h",
+constexpr const char* kBankHarnessFiles[] = {"tb/dut/verilated_link.cpp", "tb/harness/link_dut.h", "tb/dut/dut_bank.cpp",
+                                             "tb/dut/dut_bank.h", "cpp_models/link_config.h",
                                              "cpp_models/link_inputs.h", "cpp_models/observation.h",
                                              "cmake/dut/CMakeLists.txt"};
 

@@ -1,38 +1,19 @@
-#include "sweep.h"
-
-#include "sweep_detail.h"
-
-#include <unistd.h>
+#include "sweep_plan.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <functional>
-#include <iostream>
 #include <map>
-#include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
+#include <string>
+#include <vector>
 
-#include "cli.h"
-#include "cli_parse.h"
+#include <fmt/format.h>
+
 #include "closed_forms.h"
-#include "dut_library.h"
-#include "progress.h"
-#include "log.h"
-#include "mutants.h"
-#include "parallel.h"
-#include "report.h"
-#include "seed_tables.h"
+#include "scoreboard.h"
 #include "svg_plot.h"
+#include "sweep_detail.h"
 
-namespace fs = std::filesystem;
 
 namespace creditloop {
 

@@ -30,7 +30,8 @@ std::string hex(uint64_t value);                          // 16 hex digits
 std::vector<std::string> sv_files_in(const fs::path& rtl);    // *.sv, credit_link.sv first
 std::vector<std::string> rtl_files(const DutSources& sources);
 std::string runtime_library(const DutSources& sources);   // libcreditloop_vlrt.so of the main build
-std::string core_library(const DutSources& sources);      // libcreditloop_core.a of the main build
+// The main build's static layers the SystemC harness links (libcreditloop_<layer>.a).
+std::vector<std::string> core_libraries(const DutSources& sources);
 // Run argv with its output appended to `log`; `status` hears the build's progress.
 int run_logged(const std::vector<std::string>& argv, const std::string& log, const BuildStatus& status = {},
                const std::string& phase = "");

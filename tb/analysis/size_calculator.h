@@ -7,8 +7,8 @@
 //   - returning credits in batches of K needs K - 1 more credits of buffer and cuts the return
 //     path from message/credit to message/(K x credit) of the forward bandwidth (seed 000);
 //   - a buffer holds whole credits: a fractional need is rounded up, and the output says so.
-// Data flows one way: parse_size (text -> SizeInputs) -> compute_size (SizeInputs -> SizeResult)
-// -> size_text / size_json. Nothing here touches the model or the RTL.
+// Data flows one way: parse_size (commands/size_command.h: text -> SizeInputs) -> compute_size
+// (SizeInputs -> SizeResult) -> size_text / size_json. Nothing here touches the model or the RTL.
 #pragma once
 
 #include <optional>
@@ -53,7 +53,6 @@ struct SizeParseError {
     std::string message;
 };
 
-std::optional<SizeInputs> parse_size(const std::vector<std::string>& args, SizeParseError& error);
 
 struct SizeResult {
     // Each quantity in the other time base too, when --clock links the two.
@@ -85,11 +84,5 @@ std::optional<SizeResult> compute_size(const SizeInputs& inputs, SizeParseError&
 
 std::string size_text(const SizeInputs& inputs, const SizeResult& result);   // lines, each ending in '\n'
 std::string size_json(const SizeInputs& inputs, const SizeResult& result);   // one object, no newline
-
-// `creditloop size ...`: args exclude "creditloop size". Prints to stdout; bad input gets one line
-// "creditloop: ..." on stderr and nothing on stdout. Returns 0, or 2 for bad input.
-int run_size(const std::vector<std::string>& args);
-
-extern const char* const kSizeUsage;
 
 }  // namespace creditloop

@@ -24,14 +24,6 @@ std::string describe(const RunSpec& spec) {
     return out.str();
 }
 
-std::string violation_line(const Violation& v) {
-    std::ostringstream out;
-    out << "cycle " << v.cycle << ": " << v.check << " " << v.signal << " expected " << v.expected << " got "
-        << v.got;
-    if (!v.detail.empty()) out << " (" << v.detail << ")";
-    return out.str();
-}
-
 std::string run_summary(const RunSpec& spec, const RunResult& r) {
     std::ostringstream out;
     out << "creditloop run: " << describe(spec) << " (" << r.source << ")\n";

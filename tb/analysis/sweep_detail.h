@@ -1,5 +1,5 @@
-// What the sweep's three files share (sweep_plan.cpp: the options and the plan; sweep_output.cpp:
-// CSV, table and plot; sweep.cpp: the runs). Not for use outside the sweep.
+// What the sweep's three files share (analysis/sweep_plan.cpp: the plan; report/sweep_output.cpp:
+// CSV, table and plot; commands/sweep.cpp: the options and the runs). Not for use outside the sweep.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sweep.h"
+#include "sweep_plan.h"
 
 namespace creditloop::sweep_detail {
 
@@ -20,6 +20,10 @@ constexpr size_t kTableColumns = 16;        // B values per block of the text ta
 
 // The round trip of a curve's link: 2L + 2 + SYNC + FREE_DELAY.
 int curve_round_trip(const SweepCurve& curve);
+// "4", "1,4,8", "4..18", "1..8,12" -> sorted, without repeats; false with one error line naming
+// the option and the allowed range.
+bool parse_list(const std::string& option, const std::string& text, int lo, int hi, std::vector<int>& out,
+                std::string& error);
 std::vector<int> range_list(int first, int last);               // first..last
 bool apply_preset(const std::string& name, SweepSpec& spec);    // false: no such preset
 std::optional<uint64_t> parse_count(const std::string& text);   // a whole number, or nothing
