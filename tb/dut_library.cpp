@@ -163,15 +163,20 @@ private:
     int fd_;
 };
 
+// The headers and lists both kinds of verilated build compile besides their own sources (the
+// DUT interface, the observed signals and the ports the harness drives), and their CMake project.
+constexpr const char* kDutContractFiles[] = {"tb/link_dut.h", "tb/driven_ports.def", "cpp_models/link_config.h",
+                                             "cpp_models/link_inputs.h", "cpp_models/observation.h",
+                                             "cpp_models/observed_signals.def", "cmake/dut/CMakeLists.txt"};
+
 // ---- the SystemC harness: one executable per configuration, as before banks
 
 std::string systemc_stamp(const LinkConfig& config, const DutSources& sources, const std::vector<std::string>& rtl) {
     uint64_t hash = fnv1a(config.key() + "systemc");
     const fs::path root(sources.source_root);
     // The harness links the main build's library: a change there relinks it.
-    for (const char* file : {"tb/systemc/sc_main.cpp", "tb/systemc/systemc_link.h", "tb/link_dut.h",
-                             "tb/compiled_config.h", "cpp_models/link_config.h", "cpp_models/link_inputs.h",
-                             "cpp_models/observation.h", "cmake/dut/CMakeLists.txt"})
+    for (const char* file : kDutContractFiles) hash = fnv1a(read_file((root / file).string()), hash);
+    for (const char* file : {"tb/systemc/sc_main.cpp", "tb/systemc/systemc_link.h", "tb/compiled_config.h"})
         hash = fnv1a(read_file((root / file).string()), hash);
     hash = fnv1a(read_file(core_library(sources)), hash);
     for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
@@ -233,17 +238,15 @@ std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sou
 
 // ---- banks
 
-// The files whose contents every bank's plugin depends on besides the RTL: what it compiles
-// and what generates its sources.
-constexpr const char* kBankHarnessFiles[] = {"tb/verilated_link.cpp", "tb/link_dut.h", "tb/dut_bank.cpp",
-                                             "tb/dut_bank.h", "cpp_models/link_config.h",
-                                             "cpp_models/link_inputs.h", "cpp_models/observation.h",
-                                             "cmake/dut/CMakeLists.txt"};
+// The files whose contents every bank's plugin depends on besides the RTL and the contract
+// files: what it compiles and what generates its sources.
+constexpr const char* kBankHarnessFiles[] = {"tb/verilated_link.cpp", "tb/dut_bank.cpp", "tb/dut_bank.h"};
 
 // An RTL set's stamp: its files and their contents, the harness sources, the trace format and
 // the optimisation; equal stamps build equal code.
 std::string variant_stamp(const std::vector<std::string>& rtl, bool fst, bool solo, const std::string& source_root) {
     uint64_t hash = fnv1a(std::string(fst ? "fst" : "vcd") + (solo ? " solo" : ""));
+    for (const char* file : kDutContractFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
     for (const char* file : kBankHarnessFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
     for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
     return hex(hash);

@@ -1,6 +1,6 @@
-// A GTKWave save file beside a waveform: the loop's signals grouped in loop order (sender,
-// forward path, receiver, return path, the conservation total) and a marker on the first
-// violation, so `gtkwave x.vcd x.gtkw` opens straight onto the bug.
+// A GTKWave save file beside a waveform: the loop's signals grouped in loop order (the groups of
+// observed_signals.def: inputs, sender, forward path, receiver, return path, the conservation
+// total) and a marker on the first violation, so `gtkwave x.vcd x.gtkw` opens straight onto the bug.
 #pragma once
 
 #include <cstdint>
