@@ -1,5 +1,6 @@
 #include "gtkw.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "observation.h"
+#include "violation_signals.h"
 
 namespace fs = std::filesystem;
 
@@ -58,10 +60,15 @@ struct DrivenPorts {
     }
 };
 
+// The story group's title: "first violation: sizing.round_trip at cycle 7".
+std::string story_group_title(const Violation& violation) {
+    return "first violation: " + violation.check + " at cycle " + std::to_string(violation.cycle);
+}
+
 }  // namespace
 
 std::string write_gtkw(const std::string& waves_path, const LinkConfig& config, const std::string& scope,
-                       std::optional<uint64_t> marker_cycle, uint64_t first_cycle) {
+                       const Violation* first_violation, uint64_t first_cycle) {
     const std::string prefix = scope + ".";
     const DrivenPorts driven;
     // An observed signal is in the waves as an RTL port: an output, or an input the harness drives.
@@ -75,25 +82,41 @@ std::string write_gtkw(const std::string& waves_path, const LinkConfig& config, 
     };
 
     std::vector<Group> groups;
+    std::vector<Signal> story;
+    if (first_violation) {
+        Group top{story_group_title(*first_violation), {}};
+        for (Signal signal : violation_signals(*first_violation)) {
+            if (!in_waves(signal_info(signal))) continue;
+            top.rows.push_back(row(signal_info(signal)));
+            story.push_back(signal);
+        }
+        groups.push_back(std::move(top));
+    }
     Group clock{"clock and resets", {}, true};
     for (const auto& port : driven.clock_and_resets) clock.rows.push_back({kBinary, prefix + port});
     groups.push_back(std::move(clock));
     for (const SignalGroupInfo& g : kSignalGroups) {
         Group loop{g.wave_title, {}};
         for (const SignalInfo& s : kObservedSignals)
-            if (s.group == g.group && in_waves(s)) loop.rows.push_back(row(s));
+            if (s.group == g.group && in_waves(s) && std::find(story.begin(), story.end(), s.signal) == story.end())
+                loop.rows.push_back(row(s));
         if (!loop.rows.empty()) groups.push_back(std::move(loop));
     }
 
     const fs::path waves = fs::absolute(waves_path);
     fs::path save = waves;
     save.replace_extension(".gtkw");
+    const std::optional<uint64_t> marker_cycle =
+        first_violation ? std::optional<uint64_t>(first_violation->cycle) : std::nullopt;
     const uint64_t marker = marker_cycle ? trace_time_of(*marker_cycle) : 0;
     // Open about 40 cycles before the marker (or at the start of the trace).
     const uint64_t start_cycle = marker_cycle && *marker_cycle > first_cycle + 40 ? *marker_cycle - 40 : first_cycle;
 
     std::ostringstream out;
-    out << "[*] creditloop: " << config.key() << (marker_cycle ? ", first violation at cycle " + std::to_string(*marker_cycle) : "")
+    out << "[*] creditloop: " << config.key()
+        << (first_violation ? ", first violation at cycle " + std::to_string(first_violation->cycle) + " (" +
+                                  first_violation->check + ")"
+                            : "")
         << "\n";
     out << "[dumpfile] \"" << waves.string() << "\"\n";
     out << "[savefile] \"" << save.string() << "\"\n";

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -90,8 +89,13 @@ TEST_CASE("the GTKWave save file shows every observed signal that is an RTL port
     fs::create_directories(dir);
     const LinkConfig config{5, 8, 2, 16};
     const std::string scope = "bank.creditloop_bank.link_L5_B8_K2_W16";
-    for (std::optional<uint64_t> marker : {std::optional<uint64_t>(), std::optional<uint64_t>(50)}) {
-        const std::string path = write_gtkw((dir / "run.vcd").string(), config, scope, marker, 0);
+    Violation first;
+    first.cycle = 50;
+    first.check = "data.order";
+    first.signal = signal_name(Signal::pop_payload);
+    const Violation* none = nullptr;
+    for (const Violation* violation : {none, static_cast<const Violation*>(&first)}) {
+        const std::string path = write_gtkw((dir / "run.vcd").string(), config, scope, violation, 0);
         REQUIRE_FALSE(path.empty());
         const auto shown = shown_signals(creditloop::testing::slurp(path));
         std::set<std::string> ports;
