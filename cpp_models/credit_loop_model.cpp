@@ -48,12 +48,7 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
 
     Observation& o = obs_;
     o.cycle = cycle_;
-    o.want_send = in.want_send;
-    o.drain = in.drain;
-    o.flush = in.flush;
-    o.return_busy = in.return_busy;
-    o.reset_tx = in.reset_tx;
-    o.reset_rx = in.reset_rx;
+    echo_inputs(in, o);
 
     o.credits = credits_;
     o.can_send = credits_ != 0;

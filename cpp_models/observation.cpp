@@ -1,63 +1,67 @@
 #include "observation.h"
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
 namespace creditloop {
 
-const char* signal_name(Signal signal) {
-    switch (signal) {
-        case Signal::want_send: return "link.want_send";
-        case Signal::drain: return "link.drain";
-        case Signal::flush: return "link.flush";
-        case Signal::return_busy: return "link.return_busy";
-        case Signal::reset_tx: return "link.reset_tx";
-        case Signal::reset_rx: return "link.reset_rx";
-        case Signal::credits: return "link.sender.credits";
-        case Signal::can_send: return "link.sender.can_send";
-        case Signal::send: return "link.sender.send";
-        case Signal::send_payload: return "link.sender.send_payload";
-        case Signal::credits_arriving: return "link.sender.credits_arriving";
-        case Signal::fwd_flits: return "link.fwd.flits";
-        case Signal::arrive: return "link.fwd.arrive";
-        case Signal::occupancy: return "link.rx.occupancy";
-        case Signal::pop: return "link.rx.pop";
-        case Signal::pop_payload: return "link.rx.pop_payload";
-        case Signal::overflow: return "link.rx.overflow";
-        case Signal::slots_freeing: return "link.rx.slots_freeing";
-        case Signal::pending_returns: return "link.ret.pending_returns";
-        case Signal::policy_flush: return "link.ret.policy_flush";
-        case Signal::return_waiting: return "link.ret.return_waiting";
-        case Signal::credits_returned: return "link.ret.credits_returned";
-        case Signal::return_flight: return "link.ret.return_flight";
-        case Signal::credit_total: return "link.credit_total";
-    }
-    return "?";
+namespace {
+
+const std::array<std::string, kSignalCount>& signal_names() {
+    static const std::array<std::string, kSignalCount> names = [] {
+        std::array<std::string, kSignalCount> all;
+        for (const SignalInfo& s : kObservedSignals)
+            all[static_cast<size_t>(s.signal)] = std::string(group_info(s.group).path) + "." + s.leaf;
+        return all;
+    }();
+    return names;
+}
+
+int bits_for(int max_value) {   // $clog2(max_value + 1)
+    int bits = 0;
+    while ((1LL << bits) < static_cast<long long>(max_value) + 1) ++bits;
+    return bits;
+}
+
+}  // namespace
+
+const char* signal_name(Signal signal) { return signal_names()[static_cast<size_t>(signal)].c_str(); }
+
+std::optional<Signal> lookup_signal(std::string_view name) {
+    const auto& names = signal_names();
+    const auto found = std::find(names.begin(), names.end(), name);
+    if (found == names.end()) return std::nullopt;
+    return static_cast<Signal>(found - names.begin());
 }
 
 uint64_t signal_value(const Observation& o, Signal signal) {
     switch (signal) {
-        case Signal::want_send: return o.want_send;
-        case Signal::drain: return o.drain;
-        case Signal::flush: return o.flush;
-        case Signal::return_busy: return o.return_busy;
-        case Signal::reset_tx: return o.reset_tx;
-        case Signal::reset_rx: return o.reset_rx;
-        case Signal::credits: return o.credits;
-        case Signal::can_send: return o.can_send;
-        case Signal::send: return o.send;
-        case Signal::send_payload: return o.send_payload;
-        case Signal::credits_arriving: return o.credits_arriving;
-        case Signal::fwd_flits: return o.fwd_flits;
-        case Signal::arrive: return o.arrive;
-        case Signal::occupancy: return o.occupancy;
-        case Signal::pop: return o.pop;
-        case Signal::pop_payload: return o.pop_payload;
-        case Signal::overflow: return o.overflow;
-        case Signal::slots_freeing: return o.slots_freeing;
-        case Signal::pending_returns: return o.pending_returns;
-        case Signal::policy_flush: return o.policy_flush;
-        case Signal::return_waiting: return o.return_waiting;
-        case Signal::credits_returned: return o.credits_returned;
-        case Signal::return_flight: return o.return_flight;
-        case Signal::credit_total: return o.credit_total;
+#define CREDITLOOP_OBSERVED_SIGNAL(field, leaf, type, group, width, waves, source, term) \
+    case Signal::field: return o.field;
+#include "observed_signals.def"
+    }
+    return 0;
+}
+
+std::string signal_value_text(Signal signal, uint64_t value) {
+    if (signal_info(signal).waves == WaveFormat::hex) {
+        char text[24];
+        std::snprintf(text, sizeof text, "0x%08llx", static_cast<unsigned long long>(value));
+        return text;
+    }
+    return std::to_string(value);
+}
+
+int signal_bits(WidthRule width, const LinkConfig& config) {
+    const int count = bits_for(config.buffer_slots);
+    const int flits = bits_for(config.stages);
+    switch (width) {
+        case WidthRule::one_bit: return 1;
+        case WidthRule::count: return count;
+        case WidthRule::flits: return flits;
+        case WidthRule::payload: return config.payload_bits;
+        case WidthRule::total: return std::max(count, flits) + 3;   // credit_link's TW
     }
     return 0;
 }

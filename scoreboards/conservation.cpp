@@ -16,9 +16,7 @@ ConservationScoreboard::ConservationScoreboard(const LinkConfig& config)
 
 void ConservationScoreboard::step(const Observation& o) {
     count_cycle();
-    // uint64_t: a wrapped 32-bit counter shows as a huge total, not as a wrapped-around pass.
-    const uint64_t total = static_cast<uint64_t>(o.credits) + o.fwd_flits + o.occupancy + o.slots_freeing +
-                           o.pending_returns + o.return_waiting + o.return_flight;
+    const uint64_t total = credits_in_loop(o);
     if (total != total_) total_changed(o, total);
 
     const bool over_grant = o.credits > buffer_slots_;
@@ -51,7 +49,7 @@ void ConservationScoreboard::one_sided_reset(const Observation& o) {
     if (after == buffer_slots_) return;   // nothing was away from the reset end: harmless
     const char* end = o.reset_tx ? "the sender end" : "the receiver end";
     const uint64_t away = after > buffer_slots_ ? after - buffer_slots_ : buffer_slots_ - after;
-    violation({o.cycle, "conservation.one_sided_reset", o.reset_tx ? "link.reset_tx" : "link.reset_rx",
+    violation({o.cycle, "conservation.one_sided_reset", signal_name(o.reset_tx ? Signal::reset_tx : Signal::reset_rx),
                std::to_string(buffer_slots_), std::to_string(after),
                std::string(end) + " was reset alone: " + counted(away, "credit") +
                    (after > buffer_slots_ ? " created" : " lost") +
@@ -91,26 +89,26 @@ void ConservationScoreboard::total_changed(const Observation& o, uint64_t total)
 }
 
 void ConservationScoreboard::grant_exceeded(const Observation& o) {
-    violation({o.cycle, "conservation.grant", "link.sender.credits",
+    violation({o.cycle, "conservation.grant", signal_name(Signal::credits),
                "<= " + std::to_string(buffer_slots_), std::to_string(o.credits),
                "the sender holds more credits than the receiver has slots"});
 }
 
 void ConservationScoreboard::sent_at_zero(const Observation& o) {
-    violation({o.cycle, "conservation.send_at_zero", "link.sender.send", "0 (credits = 0)", "1",
+    violation({o.cycle, "conservation.send_at_zero", signal_name(Signal::send), "0 (credits = 0)", "1",
                "the sender sent without a credit; its counter goes below zero"});
 }
 
 void ConservationScoreboard::over_returned(const Observation& o) {
     excess_recorded_ = returned_ - popped_;
-    violation({o.cycle, "conservation.receiver_returns", "link.ret.credits_returned",
+    violation({o.cycle, "conservation.receiver_returns", signal_name(Signal::credits_returned),
                "<= " + with_thousands(popped_) + " (flits popped so far)", with_thousands(returned_),
                "credit returned with none outstanding: the receiver has returned " +
                    counted(excess_recorded_, "credit") + " more than the flits it removed"});
 }
 
 void ConservationScoreboard::overflowed(const Observation& o) {
-    violation({o.cycle, "conservation.overflow", "link.rx.overflow", "0", "1",
+    violation({o.cycle, "conservation.overflow", signal_name(Signal::overflow), "0", "1",
                "a flit arrived with all " + std::to_string(buffer_slots_) +
                    " slots full and none leaving: it was dropped"});
 }

@@ -1,5 +1,5 @@
-// Credit conservation (seed 004): every credit is always somewhere, so
-//   credits + fwd_flits + occupancy + pending_returns + return_flight == B
+// Credit conservation (seed 004): every credit is always somewhere, so the sum of the places a
+// credit can be held (credits_in_loop(), the signals observed_signals.def marks as terms) == B
 // at the start of every cycle, plus the per-end checks seed 004 lists for when only one end is
 // visible.
 //

@@ -66,7 +66,7 @@ void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
             for (size_t i = 0; i < index; ++i) expected_.pop_front();
             expected_.pop_front();
             lost_ += index;
-            record({o.cycle, "data.lost", "link.rx.pop_payload", expected, hex32(got),
+            record({o.cycle, "data.lost", signal_name(Signal::pop_payload), expected, hex32(got),
                     counted(index, "flit") + " lost: " + first_lost +
                         (index == 1 ? std::string(" was skipped and is")
                                     : " and the " + counted(index - 1, "flit") +
@@ -74,7 +74,7 @@ void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
                         " no longer in the link"});
         } else {
             expected_.erase(index);
-            record({o.cycle, "data.order", "link.rx.pop_payload", expected, hex32(got),
+            record({o.cycle, "data.order", signal_name(Signal::pop_payload), expected, hex32(got),
                     hex32(got) + " overtook " + counted(index, "flit") +
                         " sent before it and still in the link"});
         }
@@ -84,7 +84,7 @@ void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
     }
 
     if (recently_delivered(got)) {
-        record({o.cycle, "data.duplicate", "link.rx.pop_payload", expected, hex32(got),
+        record({o.cycle, "data.duplicate", signal_name(Signal::pop_payload), expected, hex32(got),
                 hex32(got) + " was already delivered: a second copy"});
         return;
     }
@@ -94,10 +94,10 @@ void DataIntegrityScoreboard::mismatch(const Observation& o, uint32_t got) {
         const uint32_t want = expected_.front();
         expected_.pop_front();
         ++delivered_;
-        record({o.cycle, "data.corrupt", "link.rx.pop_payload", expected, hex32(got),
+        record({o.cycle, "data.corrupt", signal_name(Signal::pop_payload), expected, hex32(got),
                 hex32(want) + " arrived altered: bits " + hex32(want ^ got) + " differ"});
     } else {
-        record({o.cycle, "data.corrupt", "link.rx.pop_payload", expected, hex32(got),
+        record({o.cycle, "data.corrupt", signal_name(Signal::pop_payload), expected, hex32(got),
                 hex32(got) + " was never sent: a spurious flit"});
     }
 }
@@ -108,7 +108,7 @@ void DataIntegrityScoreboard::backlog_overflow(const Observation& o) {
     ++lost_;
     if (backlog_reported_) return;
     backlog_reported_ = true;
-    record({o.cycle, "data.lost", "link.rx.pop_payload", hex32(oldest), "nothing",
+    record({o.cycle, "data.lost", signal_name(Signal::pop_payload), hex32(oldest), "nothing",
             "more than " + with_thousands(kMaxOutstanding) +
                 " flits sent and never delivered; the oldest are dropped from now on"});
 }
@@ -120,11 +120,11 @@ void DataIntegrityScoreboard::finish() {
     if (due > last_in_link_after_) {
         const uint64_t missing = due - last_in_link_after_;
         lost_ += missing;
-        record({last_cycle_, "data.lost", "link.rx.pop_payload",
+        record({last_cycle_, "data.lost", signal_name(Signal::pop_payload),
                 counted(due, "flit") + " still in the link", counted(last_in_link_after_, "flit"),
                 counted(missing, "flit") + " sent and never delivered, and no longer in the link"});
     } else if (due < last_in_link_after_) {
-        record({last_cycle_, "data.duplicate", "link.rx.pop_payload",
+        record({last_cycle_, "data.duplicate", signal_name(Signal::pop_payload),
                 counted(due, "flit") + " still in the link", counted(last_in_link_after_, "flit"),
                 "the link holds " + counted(last_in_link_after_ - due, "flit") +
                     " more than were sent and not yet delivered"});

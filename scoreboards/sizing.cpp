@@ -111,7 +111,7 @@ std::string SizingScoreboard::round_trip_text() const {
 void SizingScoreboard::round_trip_shorter(const Observation& o, uint64_t sample,
                                           uint64_t send_cycle) {
     shortest_recorded_ = sample;
-    record({o.cycle, "sizing.round_trip", "link.sender.credits_arriving", round_trip_text(),
+    record({o.cycle, "sizing.round_trip", signal_name(Signal::credits_arriving), round_trip_text(),
             counted(sample, "cycle"),
             "a credit spent in cycle " + std::to_string(send_cycle) +
                 " can be spent again in cycle " + std::to_string(o.cycle + 1) +
@@ -120,7 +120,7 @@ void SizingScoreboard::round_trip_shorter(const Observation& o, uint64_t sample,
 
 void SizingScoreboard::rate_bound_exceeded(const Observation& o) {
     const uint64_t first = o.cycle + 1 >= recent_sends_.size() ? o.cycle + 1 - recent_sends_.size() : 0;
-    record({o.cycle, "sizing.rate_bound", "link.sender.send",
+    record({o.cycle, "sizing.rate_bound", signal_name(Signal::send),
             "<= " + std::to_string(buffer_slots_) + " sends in " + round_trip_text(),
             std::to_string(sends_in_round_trip_),
             std::to_string(sends_in_round_trip_) + " sends in cycles " + std::to_string(first) + ".." +
@@ -143,7 +143,7 @@ void SizingScoreboard::finish() {
     finished_ = true;
 
     if (spec_.drain_every_cycle && shortest_ && *shortest_ > static_cast<uint64_t>(round_trip_)) {
-        record({shortest_cycle_, "sizing.round_trip", "link.sender.credits_arriving",
+        record({shortest_cycle_, "sizing.round_trip", signal_name(Signal::credits_arriving),
                 round_trip_text(), counted(*shortest_, "cycle"),
                 "with the consumer draining every cycle no credit came back faster than " +
                     counted(*shortest_, "cycle") + ": the loop has " +
@@ -166,7 +166,7 @@ void SizingScoreboard::finish() {
                     " = " + three_decimals(predicted_throughput())});
     }
     if (first_stall_) {
-        record({*first_stall_, "sizing.throughput", "link.sender.can_send", "1 (declared full rate)",
+        record({*first_stall_, "sizing.throughput", signal_name(Signal::can_send), "1 (declared full rate)",
                 "0",
                 "the sender ran out of credits with the source offering; steady-state throughput "
                 "measured " + three_decimals(measured_throughput()) + " vs 1.000 (" +

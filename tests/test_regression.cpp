@@ -155,7 +155,7 @@ TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure
     std::istringstream lines(save);
     for (std::string line; std::getline(lines, line);)
         if (!line.empty() && line[0] != '@' && line[0] != '-' && line[0] != '[' && line[0] != '*') shown.push_back(line);
-    CHECK(shown.size() == 25);   // every port of credit_link but the sender's tx_payload
+    CHECK(shown.size() == 25);   // every port of credit_link but the sender's tx_payload, once each
     for (const auto& signal : shown) {
         INFO(signal);
         CHECK(traced.count(signal) == 1);
@@ -165,6 +165,24 @@ TEST_CASE("a failing test leaves waves and the rerun command and a JUnit failure
     REQUIRE(first != std::string::npos);
     const uint64_t cycle = std::stoull(printed.substr(first + 23));
     CHECK(save.find("\n*-6.000000 " + std::to_string(10 * cycle) + " ") != std::string::npos);
+    // It opens on the story: the first group names the check that fired and holds, beside the
+    // marker, the conservation total and the sizing check's signals.
+    const std::string line = printed.substr(first + 23);   // "151: sizing.round_trip link.sender..."
+    const std::string fired = line.substr(line.find(": ") + 2);
+    const std::string check = fired.substr(0, fired.find(' '));
+    CHECK(check.rfind("sizing.", 0) == 0);
+    const auto groups = creditloop::testing::gtkw_groups(save);
+    REQUIRE(groups.size() >= 2);
+    CHECK(groups.front().first == "first violation: " + check + " at cycle " + std::to_string(cycle));
+    const std::string scope = shown.front().substr(0, shown.front().rfind('.'));
+    std::set<std::string> story;
+    for (const auto& signal : groups.front().second) story.insert(signal.substr(signal.rfind('.') + 1));
+    CHECK(groups.front().second.front() == scope + ".credit_total[6:0]");   // the total first
+    for (const char* signal : {"credit_total[6:0]", "send", "credits[3:0]", "credits_arriving[3:0]"}) {
+        INFO(signal);
+        CHECK(story.count(signal) == 1);
+    }
+    CHECK(groups[1].first == "clock and resets");   // the rest below, in loop order
     pugi::xml_document junit;
     REQUIRE(junit.load_file(cmd.junit.c_str()));
     const auto suite = junit.child("testsuites").child("testsuite");

@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "link_run.h"
 #include "seed_tables.h"
@@ -36,6 +39,27 @@ inline std::string source_dir() {
 inline std::string slurp(const std::string& path) {
     std::ifstream in(path);
     return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A GTKWave save file's groups in order: each group's name and its signal lines
+// ("scope.credits[3:0]").
+inline std::vector<std::pair<std::string, std::vector<std::string>>> gtkw_groups(const std::string& save) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+    bool open = false;
+    std::istringstream lines(save);
+    for (std::string line; std::getline(lines, line);) {
+        if (line == "@800200" || line == "@c00200") {   // a group begins (expanded, collapsed)
+            std::getline(lines, line);
+            groups.push_back({line.substr(1), {}});
+            open = true;
+        } else if (line == "@1000200" || line == "@1401200") {   // and ends
+            std::getline(lines, line);
+            open = false;
+        } else if (open && !line.empty() && line[0] != '@') {
+            groups.back().second.push_back(line);
+        }
+    }
+    return groups;
 }
 
 }  // namespace creditloop::testing

@@ -131,7 +131,7 @@ int run_command(const RunCommand& cmd) {
             fs::path save = cmd.waves;
             save.replace_extension(".gtkw");
             std::string gtkw;
-            if (!fs::exists(save) || cmd.force) gtkw = write_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation_cycle, 0);
+            if (!fs::exists(save) || cmd.force) gtkw = write_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation(), 0);
             std::cout << "waves: gtkwave " << cmd.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
         }
     }

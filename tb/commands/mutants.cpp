@@ -220,7 +220,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
                 auto dut = library->create();
                 run_link(dut.get(), c.spec, options);
                 kill.waves = options.trace_path;
-                kill.gtkw = write_gtkw(kill.waves, c.spec.config, library->trace_scope(), first, options.trace_from);
+                kill.gtkw = write_gtkw(kill.waves, c.spec.config, library->trace_scope(), &kill.first, options.trace_from);
                 break;
             }
             progress.advance();

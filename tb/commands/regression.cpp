@@ -239,7 +239,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         outcome.result = run_link(dut.get(), c.spec, options);
         if (command.waves) {
             outcome.waves = waves;
-            outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation_cycle, 0);
+            outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation(), 0);
         }
     }
     if (c.systemc) outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
@@ -257,7 +257,8 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         if (outcome.result.first_violation_cycle) options.stop_after_violation = 20;
         run_link(dut.get(), c.spec, options);
         outcome.waves = waves;
-        outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation_cycle, options.trace_from);
+        outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation(),
+                                  options.trace_from);
     }
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return outcome;

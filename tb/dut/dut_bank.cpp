@@ -5,21 +5,23 @@
 #include <set>
 #include <sstream>
 
+#include "observation.h"
+
 namespace creditloop {
 
 const std::vector<BankPort>& bank_ports() {
-    // credit_link's ports (rtl/credit_link.sv), the contract every top the harness drives keeps.
-    static const std::vector<BankPort> ports = {
-        {"clk", true, true},           {"rst_tx_n", true, true},         {"rst_rx_n", true, true},
-        {"want_send", true, false},    {"tx_payload", true, false},      {"drain", true, false},
-        {"flush", true, false},        {"return_busy", true, false},     {"credits", false, false},
-        {"can_send", false, false},    {"send", false, false},           {"send_payload", false, false},
-        {"credits_arriving", false, false}, {"fwd_flits", false, false}, {"arrive", false, false},
-        {"occupancy", false, false},   {"pop", false, false},            {"pop_payload", false, false},
-        {"overflow", false, false},    {"slots_freeing", false, false},  {"pending_returns", false, false},
-        {"policy_flush", false, false}, {"return_waiting", false, false}, {"credits_returned", false, false},
-        {"return_flight", false, false}, {"credit_total", false, false},
-    };
+    // credit_link's ports (rtl/credit_link.sv), the contract every top the harness drives keeps:
+    // the drive side, then the observed signals that are RTL outputs.
+    static const std::vector<BankPort> ports = [] {
+        std::vector<BankPort> all;
+#define CREDITLOOP_CLOCK(port) all.push_back({#port, true, true});
+#define CREDITLOOP_RESET(port) all.push_back({#port, true, true});
+#define CREDITLOOP_STIMULUS(port, width) all.push_back({#port, true, false});
+#include "driven_ports.def"
+        for (const SignalInfo& signal : kObservedSignals)
+            if (signal.source == SignalSource::rtl_output) all.push_back({signal.field, false, false});
+        return all;
+    }();
     return ports;
 }
 

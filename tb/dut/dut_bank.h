@@ -50,7 +50,8 @@ std::vector<std::string> declared_modules(const std::vector<std::string>& files)
 std::string rename_modules(const std::string& text, const std::vector<std::string>& modules,
                            const std::string& suffix);
 
-// The ports of credit_link that the bank connects, in the order of the top's header.
+// The ports of credit_link that the bank connects, in the order of the top's header: the drive
+// side (driven_ports.def) and the RTL outputs among the observed signals (observed_signals.def).
 struct BankPort {
     const char* name;
     bool input;

@@ -14,17 +14,15 @@ namespace creditloop::dut_detail {
 
 // ---- banks
 
-// The files whose contents every bank's plugin depends on besides the RTL: what it compiles
-// and what generates its sources.
-constexpr const char* kBankHarnessFiles[] = {"tb/dut/verilated_link.cpp", "tb/harness/link_dut.h", "tb/dut/dut_bank.cpp",
-                                             "tb/dut/dut_bank.h", "cpp_models/link_config.h",
-                                             "cpp_models/link_inputs.h", "cpp_models/observation.h",
-                                             "cmake/dut/CMakeLists.txt"};
+// The files whose contents every bank's plugin depends on besides the RTL and the contract
+// files: what it compiles and what generates its sources.
+constexpr const char* kBankHarnessFiles[] = {"tb/dut/verilated_link.cpp", "tb/dut/dut_bank.cpp", "tb/dut/dut_bank.h"};
 
 // An RTL set's stamp: its files and their contents, the harness sources, the trace format and
 // the optimisation; equal stamps build equal code.
 std::string variant_stamp(const std::vector<std::string>& rtl, bool fst, bool solo, const std::string& source_root) {
     uint64_t hash = fnv1a(std::string(fst ? "fst" : "vcd") + (solo ? " solo" : ""));
+    for (const char* file : kDutContractFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
     for (const char* file : kBankHarnessFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
     for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
     return hex(hash);

@@ -54,6 +54,13 @@ private:
     int fd_;
 };
 
+// The headers and lists both kinds of verilated build compile besides their own sources (the
+// DUT interface, the observed signals and the ports the harness drives), and their CMake project.
+inline constexpr const char* kDutContractFiles[] = {
+    "tb/harness/link_dut.h",   "tb/harness/driven_ports.def",     "cpp_models/link_config.h",
+    "cpp_models/link_inputs.h", "cpp_models/observation.h",       "cpp_models/observed_signals.def",
+    "cmake/dut/CMakeLists.txt"};
+
 // ---- dut_systemc.cpp
 std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sources, const BuildStatus& status);
 

@@ -17,9 +17,8 @@ std::string systemc_stamp(const LinkConfig& config, const DutSources& sources, c
     uint64_t hash = fnv1a(config.key() + "systemc");
     const fs::path root(sources.source_root);
     // The harness links the main build's library: a change there relinks it.
-    for (const char* file : {"tb/dut/systemc/sc_main.cpp", "tb/dut/systemc/systemc_link.h", "tb/harness/link_dut.h",
-                             "tb/dut/compiled_config.h", "cpp_models/link_config.h", "cpp_models/link_inputs.h",
-                             "cpp_models/observation.h", "cmake/dut/CMakeLists.txt"})
+    for (const char* file : kDutContractFiles) hash = fnv1a(read_file((root / file).string()), hash);
+    for (const char* file : {"tb/dut/systemc/sc_main.cpp", "tb/dut/systemc/systemc_link.h", "tb/dut/compiled_config.h"})
         hash = fnv1a(read_file((root / file).string()), hash);
     for (const auto& library : core_libraries(sources)) hash = fnv1a(read_file(library), hash);
     for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);

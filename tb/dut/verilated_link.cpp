@@ -3,7 +3,8 @@
 // for, and counts cycles. The other instances stay idle: their clocks never move, so their
 // sequential logic never runs. Compiled once per bank into a plugin; the instances, their
 // configurations and ports come from the generated bank_ports.h (tb/dut_bank.cpp), the trace
-// format from the build.
+// format from the build. The observation is copied from the ports the observed-signal list
+// (observed_signals.def) names.
 #include <verilated.h>
 
 #include <memory>
@@ -86,30 +87,9 @@ public:
         const uint64_t base = 2 * kHalfPeriod * cycle_;
         settle(base);
 
-        o.want_send = in.want_send;
-        o.drain = in.drain;
-        o.flush = in.flush;
-        o.return_busy = in.return_busy;
-        o.reset_tx = in.reset_tx;
-        o.reset_rx = in.reset_rx;
-        o.credits = *p.credits;
-        o.can_send = *p.can_send;
-        o.send = *p.send;
-        o.send_payload = *p.send_payload;
-        o.credits_arriving = *p.credits_arriving;
-        o.fwd_flits = *p.fwd_flits;
-        o.arrive = *p.arrive;
-        o.occupancy = *p.occupancy;
-        o.pop = *p.pop;
-        o.pop_payload = *p.pop_payload;
-        o.overflow = *p.overflow;
-        o.slots_freeing = *p.slots_freeing;
-        o.pending_returns = *p.pending_returns;
-        o.policy_flush = *p.policy_flush;
-        o.return_waiting = *p.return_waiting;
-        o.credits_returned = *p.credits_returned;
-        o.return_flight = *p.return_flight;
-        o.credit_total = *p.credit_total;
+        echo_inputs(in, o);
+#define CREDITLOOP_RTL_OUTPUT(field, leaf, type, group, width, waves, term) o.field = *p.field;
+#include "observed_signals.def"
 
         *p.clk = 1;
         settle(base + kHalfPeriod);

@@ -52,21 +52,26 @@ std::optional<std::string> validate(const RunSpec& spec) {
 
 namespace {
 
-// One line per block per cycle at debug level, each from the block's place in the loop.
+// One line per group of observed signals per cycle at debug level, each from the group's place
+// in the loop ("link.sender: credits=3 can_send=1 ..."), as the observed-signal list groups them.
 struct CycleLoggers {
-    std::shared_ptr<spdlog::logger> sender = logger("link.sender");
-    std::shared_ptr<spdlog::logger> fwd = logger("link.fwd");
-    std::shared_ptr<spdlog::logger> rx = logger("link.rx");
-    std::shared_ptr<spdlog::logger> ret = logger("link.ret");
+    std::vector<std::shared_ptr<spdlog::logger>> groups;   // by SignalGroup
+
+    CycleLoggers() {
+        for (const SignalGroupInfo& group : kSignalGroups) groups.push_back(logger(group.path));
+    }
+    bool enabled() const { return groups.front()->should_log(spdlog::level::debug); }
 
     void log(const Observation& o) const {
-        sender->debug("credits={} want_send={} send={} payload={:#010x} credits_arriving={}", o.credits,
-                      o.want_send, o.send, o.send_payload, o.credits_arriving);
-        fwd->debug("flits={} arrive={}", o.fwd_flits, o.arrive);
-        rx->debug("occupancy={} drain={} pop={} payload={:#010x} overflow={} freeing={}", o.occupancy, o.drain,
-                  o.pop, o.pop_payload, o.overflow, o.slots_freeing);
-        ret->debug("pending={} returned={} in_flight={}", o.pending_returns, o.credits_returned,
-                   o.return_flight);
+        for (const SignalGroupInfo& group : kSignalGroups) {
+            std::string line;
+            for (const SignalInfo& s : kObservedSignals) {
+                if (s.group != group.group) continue;
+                line += (line.empty() ? "" : " ") + std::string(s.leaf) + "=" +
+                        signal_value_text(s.signal, signal_value(o, s.signal));
+            }
+            groups[static_cast<size_t>(group.group)]->debug("{}", line);
+        }
     }
 };
 
@@ -92,7 +97,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
 
     auto log = logger("link");
     const CycleLoggers cycle_loggers;
-    const bool log_cycles = cycle_loggers.sender->should_log(spdlog::level::debug);
+    const bool log_cycles = cycle_loggers.enabled();
     // Each scoreboard's first violation is logged at the cycle it is found.
     std::vector<uint64_t> reported(boards.size(), 0);
     uint64_t reported_total = 0;

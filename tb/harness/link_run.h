@@ -70,6 +70,7 @@ struct RunResult {
     std::vector<Violation> violations;      // every scoreboard's records, by cycle
     uint64_t violation_count = 0;
     std::optional<uint64_t> first_violation_cycle;
+    const Violation* first_violation() const { return violations.empty() ? nullptr : &violations.front(); }
     std::optional<uint64_t> rtl_assertion_cycle;   // first failed RTL assertion
     // How the loop fared over the run (seed 004's leak report): the net credits lost (< 0) or
     // created (> 0) by the end, and the sends in the first and in the last round trip.

@@ -1,21 +1,20 @@
 #include "gtkw.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <vector>
+#include <set>
 #include <sstream>
+#include <vector>
+
+#include "observation.h"
+#include "violation_signals.h"
 
 namespace fs = std::filesystem;
 
 namespace creditloop {
 
 namespace {
-
-int bits_for(int max_value) {   // $clog2(max_value + 1)
-    int bits = 0;
-    while ((1LL << bits) < static_cast<long long>(max_value) + 1) ++bits;
-    return bits;
-}
 
 // GTKWave trace flags: right-justified binary, hex and decimal; group begin and end markers.
 constexpr const char* kBinary = "@28";
@@ -27,56 +26,97 @@ constexpr const char* kGroupEnd = "@1000200";
 constexpr const char* kCollapsedBegin = "@c00200";
 constexpr const char* kCollapsedEnd = "@1401200";
 
+const char* flag_of(WaveFormat format) {
+    switch (format) {
+        case WaveFormat::binary: return kBinary;
+        case WaveFormat::decimal: return kDecimal;
+        case WaveFormat::hex: return kHex;
+    }
+    return kDecimal;
+}
+
+struct Row {
+    const char* format;
+    std::string signal;
+};
+
+struct Group {
+    std::string name;
+    std::vector<Row> rows;
+    bool collapsed = false;
+};
+
+// The ports of the drive side the waves show: the clock and resets as their own group, the
+// stimulus ports for the echoed inputs of the same name.
+struct DrivenPorts {
+    std::vector<std::string> clock_and_resets;
+    std::set<std::string> stimulus;
+
+    DrivenPorts() {
+#define CREDITLOOP_CLOCK(port) clock_and_resets.push_back(#port);
+#define CREDITLOOP_RESET(port) clock_and_resets.push_back(#port);
+#define CREDITLOOP_STIMULUS(port, width) stimulus.insert(#port);
+#include "driven_ports.def"
+    }
+};
+
+// The story group's title: "first violation: sizing.round_trip at cycle 7".
+std::string story_group_title(const Violation& violation) {
+    return "first violation: " + violation.check + " at cycle " + std::to_string(violation.cycle);
+}
+
 }  // namespace
 
 std::string write_gtkw(const std::string& waves_path, const LinkConfig& config, const std::string& scope,
-                       std::optional<uint64_t> marker_cycle, uint64_t first_cycle) {
-    const int count_bits = bits_for(config.buffer_slots);
-    const int flits_bits = bits_for(config.stages);
-    const int total_bits = std::max(count_bits, flits_bits) + 3;
+                       const Violation* first_violation, uint64_t first_cycle) {
     const std::string prefix = scope + ".";
-    auto bus = [&prefix](const char* name, int bits) {
-        return prefix + name + (bits > 1 ? "[" + std::to_string(bits - 1) + ":0]" : "");
+    const DrivenPorts driven;
+    // An observed signal is in the waves as an RTL port: an output, or an input the harness drives.
+    auto in_waves = [&driven](const SignalInfo& s) {
+        return s.source == SignalSource::rtl_output || driven.stimulus.count(s.field) != 0;
     };
-    auto bit = [&prefix](const char* name) { return prefix + name; };
+    auto row = [&](const SignalInfo& s) {
+        const int bits = signal_bits(s.width, config);
+        return Row{flag_of(s.waves),
+                   prefix + s.field + (bits > 1 ? "[" + std::to_string(bits - 1) + ":0]" : "")};
+    };
 
-    struct Row {
-        const char* format;
-        std::string signal;
-    };
-    struct Group {
-        const char* name;
-        std::vector<Row> rows;
-        bool collapsed = false;
-    };
-    const std::vector<Group> groups = {
-        {"clock and resets", {{kBinary, bit("clk")}, {kBinary, bit("rst_tx_n")}, {kBinary, bit("rst_rx_n")}}, true},
-        {"sender credits",
-         {{kBinary, bit("want_send")}, {kDecimal, bus("credits", count_bits)}, {kBinary, bit("can_send")},
-          {kBinary, bit("send")}, {kHex, bus("send_payload", config.payload_bits)},
-          {kDecimal, bus("credits_arriving", count_bits)}}},
-        {"forward pipe", {{kDecimal, bus("fwd_flits", flits_bits)}, {kBinary, bit("arrive")}}},
-        {"receiver occupancy",
-         {{kDecimal, bus("occupancy", count_bits)}, {kBinary, bit("drain")}, {kBinary, bit("pop")},
-          {kHex, bus("pop_payload", config.payload_bits)}, {kBinary, bit("overflow")},
-          {kDecimal, bus("slots_freeing", count_bits)}}},
-        {"pending returns",
-         {{kDecimal, bus("pending_returns", count_bits)}, {kBinary, bit("flush")}, {kBinary, bit("policy_flush")},
-          {kBinary, bit("return_busy")}, {kDecimal, bus("return_waiting", count_bits)},
-          {kDecimal, bus("credits_returned", count_bits)}}},
-        {"return pipe", {{kDecimal, bus("return_flight", count_bits)}}},
-        {"conservation total (must stay B)", {{kDecimal, bus("credit_total", total_bits)}}},
-    };
+    std::vector<Group> groups;
+    std::vector<Signal> story;
+    if (first_violation) {
+        Group top{story_group_title(*first_violation), {}};
+        for (Signal signal : violation_signals(*first_violation)) {
+            if (!in_waves(signal_info(signal))) continue;
+            top.rows.push_back(row(signal_info(signal)));
+            story.push_back(signal);
+        }
+        groups.push_back(std::move(top));
+    }
+    Group clock{"clock and resets", {}, true};
+    for (const auto& port : driven.clock_and_resets) clock.rows.push_back({kBinary, prefix + port});
+    groups.push_back(std::move(clock));
+    for (const SignalGroupInfo& g : kSignalGroups) {
+        Group loop{g.wave_title, {}};
+        for (const SignalInfo& s : kObservedSignals)
+            if (s.group == g.group && in_waves(s) && std::find(story.begin(), story.end(), s.signal) == story.end())
+                loop.rows.push_back(row(s));
+        if (!loop.rows.empty()) groups.push_back(std::move(loop));
+    }
 
     const fs::path waves = fs::absolute(waves_path);
     fs::path save = waves;
     save.replace_extension(".gtkw");
+    const std::optional<uint64_t> marker_cycle =
+        first_violation ? std::optional<uint64_t>(first_violation->cycle) : std::nullopt;
     const uint64_t marker = marker_cycle ? trace_time_of(*marker_cycle) : 0;
     // Open about 40 cycles before the marker (or at the start of the trace).
     const uint64_t start_cycle = marker_cycle && *marker_cycle > first_cycle + 40 ? *marker_cycle - 40 : first_cycle;
 
     std::ostringstream out;
-    out << "[*] creditloop: " << config.key() << (marker_cycle ? ", first violation at cycle " + std::to_string(*marker_cycle) : "")
+    out << "[*] creditloop: " << config.key()
+        << (first_violation ? ", first violation at cycle " + std::to_string(first_violation->cycle) + " (" +
+                                  first_violation->check + ")"
+                            : "")
         << "\n";
     out << "[dumpfile] \"" << waves.string() << "\"\n";
     out << "[savefile] \"" << save.string() << "\"\n";

@@ -9,8 +9,8 @@
 // pulses the reset of either end at 10t + 7, after the edge, as the C++ harness does.
 //
 // A virtual platform instantiates the checked link the same way: bind a Vcredit_link to an
-// sc_clock and one sc_signal per port (LinkSignals below), and let CycleDriver or its own
-// initiators drive the inputs.
+// sc_clock and one sc_signal per port (LinkSignals below, derived from the lists of ports), and
+// let CycleDriver or its own initiators drive the inputs.
 #pragma once
 
 #include <systemc.h>
@@ -25,49 +25,34 @@
 
 namespace creditloop {
 
-// One signal per port of credit_link (W <= 32: Verilator maps 2..32-bit ports to uint32_t).
-struct LinkSignals {
-    sc_signal<bool> rst_tx_n{"rst_tx_n"}, rst_rx_n{"rst_rx_n"};
-    sc_signal<bool> want_send{"want_send"}, drain{"drain"}, flush{"flush"}, return_busy{"return_busy"};
-    sc_signal<uint32_t> tx_payload{"tx_payload"};
-    sc_signal<uint32_t> credits{"credits"}, send_payload{"send_payload"}, credits_arriving{"credits_arriving"};
-    sc_signal<bool> can_send{"can_send"}, send{"send"};
-    sc_signal<uint32_t> fwd_flits{"fwd_flits"};
-    sc_signal<bool> arrive{"arrive"};
-    sc_signal<uint32_t> occupancy{"occupancy"}, pop_payload{"pop_payload"}, slots_freeing{"slots_freeing"};
-    sc_signal<bool> pop{"pop"}, overflow{"overflow"};
-    sc_signal<uint32_t> pending_returns{"pending_returns"}, return_waiting{"return_waiting"};
-    sc_signal<bool> policy_flush{"policy_flush"};
-    sc_signal<uint32_t> credits_returned{"credits_returned"}, return_flight{"return_flight"};
-    sc_signal<uint32_t> credit_total{"credit_total"};
+// The SystemC type Verilator gives a port of this width (W <= 32): bool for 1 bit, uint32_t for
+// 2..32 bits.
+template <WidthRule width>
+struct ScPort {
+    using type = uint32_t;
+};
+template <>
+struct ScPort<WidthRule::one_bit> {
+    using type = bool;
+};
 
-    void bind(Vcredit_link& link, sc_clock& clk) {
-        link.clk(clk);
-        link.rst_tx_n(rst_tx_n);
-        link.rst_rx_n(rst_rx_n);
-        link.want_send(want_send);
-        link.tx_payload(tx_payload);
-        link.drain(drain);
-        link.flush(flush);
-        link.return_busy(return_busy);
-        link.credits(credits);
-        link.can_send(can_send);
-        link.send(send);
-        link.send_payload(send_payload);
-        link.credits_arriving(credits_arriving);
-        link.fwd_flits(fwd_flits);
-        link.arrive(arrive);
-        link.occupancy(occupancy);
-        link.pop(pop);
-        link.pop_payload(pop_payload);
-        link.overflow(overflow);
-        link.slots_freeing(slots_freeing);
-        link.pending_returns(pending_returns);
-        link.policy_flush(policy_flush);
-        link.return_waiting(return_waiting);
-        link.credits_returned(credits_returned);
-        link.return_flight(return_flight);
-        link.credit_total(credit_total);
+// One signal per port of credit_link but the clock: the drive side (driven_ports.def) and the
+// RTL outputs among the observed signals (observed_signals.def).
+struct LinkSignals {
+#define CREDITLOOP_RESET(port) sc_signal<bool> port{#port};
+#define CREDITLOOP_STIMULUS(port, width) sc_signal<ScPort<WidthRule::width>::type> port{#port};
+#include "driven_ports.def"
+#define CREDITLOOP_RTL_OUTPUT(field, leaf, cpp_type, group, width, waves, term) \
+    sc_signal<ScPort<WidthRule::width>::type> field{#field};
+#include "observed_signals.def"
+
+    void bind(Vcredit_link& link, sc_clock& clock) {
+#define CREDITLOOP_CLOCK(port) link.port(clock);
+#define CREDITLOOP_RESET(port) link.port(port);
+#define CREDITLOOP_STIMULUS(port, width) link.port(port);
+#include "driven_ports.def"
+#define CREDITLOOP_RTL_OUTPUT(field, leaf, type, group, width, waves, term) link.field(field);
+#include "observed_signals.def"
     }
 };
 
@@ -105,30 +90,9 @@ SC_MODULE(CycleDriver) {
     }
 
     void observe(Observation& o) const {
-        o.want_send = inputs.want_send;
-        o.drain = inputs.drain;
-        o.flush = inputs.flush;
-        o.return_busy = inputs.return_busy;
-        o.reset_tx = inputs.reset_tx;
-        o.reset_rx = inputs.reset_rx;
-        o.credits = s->credits.read();
-        o.can_send = s->can_send.read();
-        o.send = s->send.read();
-        o.send_payload = s->send_payload.read();
-        o.credits_arriving = s->credits_arriving.read();
-        o.fwd_flits = s->fwd_flits.read();
-        o.arrive = s->arrive.read();
-        o.occupancy = s->occupancy.read();
-        o.pop = s->pop.read();
-        o.pop_payload = s->pop_payload.read();
-        o.overflow = s->overflow.read();
-        o.slots_freeing = s->slots_freeing.read();
-        o.pending_returns = s->pending_returns.read();
-        o.policy_flush = s->policy_flush.read();
-        o.return_waiting = s->return_waiting.read();
-        o.credits_returned = s->credits_returned.read();
-        o.return_flight = s->return_flight.read();
-        o.credit_total = s->credit_total.read();
+        echo_inputs(inputs, o);
+#define CREDITLOOP_RTL_OUTPUT(field, leaf, type, group, width, waves, term) o.field = s->field.read();
+#include "observed_signals.def"
     }
 };
 

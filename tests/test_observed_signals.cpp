@@ -1,0 +1,130 @@
+// The observed signals are declared once (cpp_models/observed_signals.def); these tests show
+// that what is derived from the list stays in step with it, signal by signal: the names, the
+// lockstep compare, the GTKWave save file and the ports of the generated bank.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dut_bank.h"
+#include "gtkw.h"
+#include "lockstep.h"
+#include "observation.h"
+#include "test_support.h"
+
+using namespace creditloop;
+namespace fs = std::filesystem;
+
+namespace {
+
+// `o` with the field of `signal` changed, through the list itself rather than through the code
+// under test (x ^ 1 flips a bool and changes a count).
+Observation with_changed(Observation o, Signal signal) {
+    switch (signal) {
+#define CREDITLOOP_OBSERVED_SIGNAL(field, leaf, type, group, width, waves, source, term) \
+    case Signal::field: o.field = static_cast<type>(o.field ^ 1u); break;
+#include "observed_signals.def"
+    }
+    return o;
+}
+
+// The signal lines of a GTKWave save file (not flags, group names, comments or settings).
+std::vector<std::string> shown_signals(const std::string& save) {
+    std::vector<std::string> shown;
+    std::istringstream lines(save);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty() && line[0] != '@' && line[0] != '-' && line[0] != '[' && line[0] != '*') shown.push_back(line);
+    return shown;
+}
+
+bool is_driven_port(const char* name) {
+    const auto& ports = bank_ports();
+    return std::any_of(ports.begin(), ports.end(),
+                       [name](const BankPort& p) { return p.input && std::string(p.name) == name; });
+}
+
+}  // namespace
+
+TEST_CASE("every observed signal's name round-trips through signal_name and lookup_signal", "[signals]") {
+    std::set<std::string> names;
+    for (const SignalInfo& s : kObservedSignals) {
+        CAPTURE(s.field);
+        const std::string name = signal_name(s.signal);
+        CHECK(name.rfind("link.", 0) == 0);
+        CHECK(lookup_signal(name) == s.signal);
+        CHECK(&signal_info(s.signal) == &s);   // the table is indexed by the enum
+        names.insert(name);
+    }
+    CHECK(names.size() == static_cast<size_t>(kSignalCount));   // no two signals share a name
+    CHECK_FALSE(lookup_signal("link.sender.nothing").has_value());
+    CHECK(std::string(signal_name(Signal::fwd_flits)) == "link.fwd.flits");
+    CHECK(std::string(signal_name(Signal::want_send)) == "link.want_send");
+}
+
+TEST_CASE("lockstep names exactly the one signal that differs, for every observed signal", "[signals][lockstep]") {
+    for (const SignalInfo& s : kObservedSignals) {
+        CAPTURE(s.field);
+        Observation model;
+        model.cycle = 3;
+        const Observation rtl = with_changed(model, s.signal);
+        CHECK(signal_value(rtl, s.signal) != signal_value(model, s.signal));
+        CHECK(differing_signals(model, rtl) == (1u << static_cast<unsigned>(s.signal)));
+        LockstepScoreboard lockstep;
+        lockstep.expect(model);
+        lockstep.step(rtl);
+        REQUIRE(lockstep.violations().size() == 1);
+        CHECK(lockstep.violations()[0].check == "lockstep");
+        CHECK(lockstep.violations()[0].signal == signal_name(s.signal));
+        CHECK(lockstep.violations()[0].cycle == 3);
+    }
+}
+
+TEST_CASE("the GTKWave save file shows every observed signal that is an RTL port", "[signals][waves]") {
+    const fs::path dir = fs::temp_directory_path() / "creditloop_signals_gtkw";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const LinkConfig config{5, 8, 2, 16};
+    const std::string scope = "bank.creditloop_bank.link_L5_B8_K2_W16";
+    Violation first;
+    first.cycle = 50;
+    first.check = "data.order";
+    first.signal = signal_name(Signal::pop_payload);
+    const Violation* none = nullptr;
+    for (const Violation* violation : {none, static_cast<const Violation*>(&first)}) {
+        const std::string path = write_gtkw((dir / "run.vcd").string(), config, scope, violation, 0);
+        REQUIRE_FALSE(path.empty());
+        const auto shown = shown_signals(creditloop::testing::slurp(path));
+        std::set<std::string> ports;
+        for (const auto& line : shown) ports.insert(line.substr(0, line.find('[')));
+        CHECK(ports.size() == shown.size());   // each signal once
+        for (const SignalInfo& s : kObservedSignals) {
+            CAPTURE(s.field);
+            const bool port = s.source == SignalSource::rtl_output || is_driven_port(s.field);
+            CHECK(ports.count(scope + "." + s.field) == (port ? 1u : 0u));
+        }
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("the bank connects every observed signal that is an RTL output", "[signals][bank]") {
+    const auto& ports = bank_ports();
+    for (const SignalInfo& s : kObservedSignals) {
+        CAPTURE(s.field);
+        const auto port = std::find_if(ports.begin(), ports.end(),
+                                       [&s](const BankPort& p) { return std::string(p.name) == s.field; });
+        if (s.source == SignalSource::rtl_output) {
+            REQUIRE(port != ports.end());
+            CHECK_FALSE(port->input);
+        } else {
+            // An echoed input is either driven (want_send) or the harness's alone (reset_tx).
+            CHECK((port == ports.end() || port->input));
+        }
+    }
+    // And the generated header gives the plugin a pointer per port.
+    const std::string header = bank_ports_header({{LinkConfig{}, 0, "link_L4_B12_K1_W32"}});
+    for (const BankPort& p : ports) CHECK(header.find(std::string("* ") + p.name + ";") != std::string::npos);
+}
