@@ -17,26 +17,36 @@ CreditLoopModel::CreditLoopModel(const LinkConfig& config)
 
 void CreditLoopModel::reset() {
     cycle_ = 0;
-    credits_ = static_cast<uint32_t>(config_.buffer_slots);
-    for (auto& stage : fwd_) stage = FwdStage{false, 0};
-    for (auto& count : ret_) count = 0;
+    reset_sender();
+    reset_receiver();
     ring_head_ = 0;
     ret_head_ = 0;
-    fwd_flits_ = 0;
-    return_flight_ = 0;
     for (auto& slot : slots_) slot = 0;
+    freeing_head_ = 0;
+    std::memset(static_cast<void*>(&obs_), 0, sizeof obs_);   // padding too: lockstep compares the bytes first
+    last_stage_ = static_cast<uint32_t>(config_.stages - 1);
+    last_ret_stage_ = static_cast<uint32_t>(ret_.size() - 1);
+}
+
+// rst_tx_n: the credit counter back to B, the forward path empty.
+void CreditLoopModel::reset_sender() {
+    credits_ = static_cast<uint32_t>(config_.buffer_slots);
+    for (auto& stage : fwd_) stage = FwdStage{false, 0};
+    fwd_flits_ = 0;
+}
+
+// rst_rx_n: the buffer, the return logic and the return path empty.
+void CreditLoopModel::reset_receiver() {
+    for (auto& count : ret_) count = 0;
+    return_flight_ = 0;
     rx_head_ = 0;
     occupancy_ = 0;
     for (auto& f : freeing_) f = 0;
-    freeing_head_ = 0;
     slots_freeing_ = 0;
     pending_ = 0;
     waiting_ = 0;
     batch_age_ = 0;
     free_run_ = 0;
-    std::memset(static_cast<void*>(&obs_), 0, sizeof obs_);   // padding too: lockstep compares the bytes first
-    last_stage_ = static_cast<uint32_t>(config_.stages - 1);
-    last_ret_stage_ = static_cast<uint32_t>(ret_.size() - 1);
 }
 
 const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
@@ -148,23 +158,8 @@ void CreditLoopModel::update() {
 
     // A reset asserted in this cycle wins over the edge, one end at a time (credit_link's
     // rst_tx_n and rst_rx_n).
-    if (o.reset_tx) {
-        credits_ = static_cast<uint32_t>(config_.buffer_slots);
-        for (auto& stage : fwd_) stage = FwdStage{false, 0};
-        fwd_flits_ = 0;
-    }
-    if (o.reset_rx) {
-        for (auto& count : ret_) count = 0;
-        return_flight_ = 0;
-        rx_head_ = 0;
-        occupancy_ = 0;
-        for (auto& f : freeing_) f = 0;
-        slots_freeing_ = 0;
-        pending_ = 0;
-        waiting_ = 0;
-        batch_age_ = 0;
-        free_run_ = 0;
-    }
+    if (o.reset_tx) reset_sender();
+    if (o.reset_rx) reset_receiver();
     ++cycle_;
 }
 

@@ -34,6 +34,9 @@ public:
 private:
     friend struct ModelProbe;   // test seam: tests/ injects faults into the state through it
 
+    void reset_sender();        // one end's reset (rst_tx_n), as update() applies it
+    void reset_receiver();      // the other end's (rst_rx_n)
+
     struct FwdStage {
         bool valid;
         uint32_t payload;

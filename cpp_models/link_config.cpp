@@ -33,32 +33,29 @@ std::string out_of_range(const char* name, int value, const std::string& range) 
 }  // namespace
 
 std::optional<std::string> validate(const LinkConfig& c) {
-    if (c.stages < 1 || c.stages > kMaxStages)
-        return out_of_range("--L (stages each way)", c.stages, "1.." + std::to_string(kMaxStages));
-    if (c.buffer_slots < 1 || c.buffer_slots > kMaxBufferSlots)
-        return out_of_range("--B (receiver slots)", c.buffer_slots,
-                            "1.." + std::to_string(kMaxBufferSlots));
-    if (c.batch < 1 || c.batch > c.buffer_slots)
-        return out_of_range("--K (return batch)", c.batch,
-                            "1..B (B = " + std::to_string(c.buffer_slots) + ")");
-    if (c.payload_bits < 1 || c.payload_bits > kMaxPayloadBits)
-        return out_of_range("--W (payload bits)", c.payload_bits,
-                            "1.." + std::to_string(kMaxPayloadBits));
-    if (c.sync_stages < 0 || c.sync_stages > kMaxSyncStages)
-        return out_of_range("--sync (synchroniser stages on the return path)", c.sync_stages,
-                            "0.." + std::to_string(kMaxSyncStages));
-    if (c.free_delay < 0 || c.free_delay > kMaxFreeDelay)
-        return out_of_range("--free-delay (cycles from pop to the slot being freed)", c.free_delay,
-                            "0.." + std::to_string(kMaxFreeDelay));
-    if (c.low_credits < 0 || c.low_credits > c.buffer_slots)
-        return out_of_range("--low (hybrid: flush when the sender may hold this many credits)", c.low_credits,
-                            "0..B (B = " + std::to_string(c.buffer_slots) + ")");
-    if (c.idle_cycles < 1 || c.idle_cycles > kMaxIdleCycles)
-        return out_of_range("--idle (hybrid: cycles without reverse traffic that count as idle)", c.idle_cycles,
-                            "1.." + std::to_string(kMaxIdleCycles));
-    if (c.flush_timeout < 0 || c.flush_timeout > kMaxFlushTimeout)
-        return out_of_range("--timeout (cycles a credit may wait for its batch; 0 = off)", c.flush_timeout,
-                            "0.." + std::to_string(kMaxFlushTimeout));
+    // Each parameter's bounds; "B" as the upper bound is the link's own buffer.
+    struct Bound {
+        const char* what;
+        int value, low, high;
+        bool high_is_b;
+    };
+    const Bound bounds[] = {
+        {"--L (stages each way)", c.stages, 1, kMaxStages, false},
+        {"--B (receiver slots)", c.buffer_slots, 1, kMaxBufferSlots, false},
+        {"--K (return batch)", c.batch, 1, c.buffer_slots, true},
+        {"--W (payload bits)", c.payload_bits, 1, kMaxPayloadBits, false},
+        {"--sync (synchroniser stages on the return path)", c.sync_stages, 0, kMaxSyncStages, false},
+        {"--free-delay (cycles from pop to the slot being freed)", c.free_delay, 0, kMaxFreeDelay, false},
+        {"--low (hybrid: flush when the sender may hold this many credits)", c.low_credits, 0, c.buffer_slots, true},
+        {"--idle (hybrid: cycles without reverse traffic that count as idle)", c.idle_cycles, 1, kMaxIdleCycles, false},
+        {"--timeout (cycles a credit may wait for its batch; 0 = off)", c.flush_timeout, 0, kMaxFlushTimeout, false},
+    };
+    for (const Bound& b : bounds) {
+        if (b.value >= b.low && b.value <= b.high) continue;
+        const std::string range = std::to_string(b.low) + ".." +
+                                  (b.high_is_b ? "B (B = " + std::to_string(b.high) + ")" : std::to_string(b.high));
+        return out_of_range(b.what, b.value, range);
+    }
     return std::nullopt;
 }
 

@@ -162,8 +162,7 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL instead of rtl/ (as for run)");
     app.add_option("--counter", cmd.counter_file, "your own credit counter");
     app.add_option("--return", cmd.return_file, "your own return logic");
-    if (!parse_command(app, args, error)) return std::nullopt;
-    return cmd;
+    return parse_command(app, args, error) ? std::optional<RegressCommand>(cmd) : std::nullopt;
 }
 
 std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args, ParseError& error) {
@@ -171,8 +170,7 @@ std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args
     CLI::App app{"The regression's mutation stimulus against every buggy variant in rtl/mutants/: a kill table.",
                  "creditloop mutants"};
     add_test_selection(app, cmd.filter, cmd.seed, cmd.waves_dir, cmd.jobs, "mutants");
-    if (!parse_command(app, args, error)) return std::nullopt;
-    return cmd;
+    return parse_command(app, args, error) ? std::optional<MutantsCommand>(cmd) : std::nullopt;
 }
 
 std::optional<std::string> systemc_refuses(const RunCommand& cmd) {

@@ -1,0 +1,124 @@
+// The regression's cases: every configuration seeds 000 and 001 print, with the number they
+// print, a random matrix over (L, B, K) and patterns of traffic, drain, flushes, resets, a shared
+// return path and the hybrid policy, and four of them again under the SystemC harness.
+#include <fnmatch.h>
+
+#include "closed_forms.h"
+#include "regression.h"
+#include "seed_tables.h"
+
+namespace creditloop {
+
+namespace {
+
+RunSpec seed_spec(int stages, int buffer, int batch, int drain_every, uint64_t seed) {
+    RunSpec spec;
+    spec.config = LinkConfig{stages, buffer, batch, 32};
+    spec.cycles = seeds::kSeedCycles;
+    spec.stimulus.seed = seed;
+    spec.stimulus.drain.period = drain_every;
+    // A seed configuration whose buffer covers RTT + K - 1 is declared full rate, so the sizing
+    // scoreboard holds it to one flit per cycle.
+    spec.declared_full_rate =
+        drain_every == 1 && buffer >= full_rate_buffer(round_trip_cycles(stages), batch);
+    return spec;
+}
+
+}  // namespace
+
+std::vector<RegressionCase> regression_cases(uint64_t seed) {
+    std::vector<RegressionCase> cases;
+    for (const auto& row : seeds::kSeed001Rows) {
+        for (size_t i = 0; i < seeds::kSeed001Buffers.size(); ++i) {
+            const int b = seeds::kSeed001Buffers[i];
+            const std::string name = row.drain_every == 1
+                ? "seed001/L" + std::to_string(row.stages) + "_B" + std::to_string(b)
+                : "seed001/drain" + std::to_string(row.drain_every) + "_L" + std::to_string(row.stages) + "_B" +
+                      std::to_string(b);
+            cases.push_back({name, seed_spec(row.stages, b, 1, row.drain_every, seed), row.throughput[i]});
+        }
+    }
+    for (size_t i = 0; i < seeds::kSeed000Batches.size(); ++i) {
+        const int k = seeds::kSeed000Batches[i];
+        cases.push_back({"seed000/K" + std::to_string(k),
+                         seed_spec(seeds::kSeed000Stages, seeds::kSeed000Buffer, k, 1, seed),
+                         seeds::kSeed000Throughput[i]});
+    }
+
+    // Random traffic and drain over a matrix of (L, B, K): three of the seeds' configurations
+    // and three with odd sizes and batches that do not divide B.
+    struct Shape { int l, b, k; };
+    const Shape shapes[] = {{1, 4, 1}, {4, 12, 4}, {8, 18, 1}, {2, 5, 2}, {3, 7, 3}, {5, 16, 4}};
+    struct Pattern {
+        const char* name;
+        const char* traffic;
+        DrainSpec drain;
+        double flush = 0.0;
+        uint64_t reset_every = 0;
+        double reverse_load = 0.0;     // a return path shared with reverse traffic
+        bool hybrid = false;           // the hybrid return policy (LOW = K, IDLE = 2) ...
+        int timeout = 0;               // ... and a flush timeout
+    };
+    const Pattern patterns[] = {
+        {"bernoulli", "bernoulli:0.7", DrainSpec{DrainKind::random_stalls, 1, 0.3}},
+        {"bursts", "bursts:12:6", DrainSpec{DrainKind::every_nth, 3, 0.0}},
+        {"stalls", "saturate", DrainSpec{DrainKind::random_stalls, 1, 0.5}},
+        {"flush", "bernoulli:0.9", DrainSpec{DrainKind::every_nth, 1, 0.0}, 0.2},
+        {"resets", "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2}, 0.0, 2999},
+        {"shared", "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2}, 0.0, 0, 0.5},
+        {"hybrid", "bursts:12:6", DrainSpec{DrainKind::random_stalls, 1, 0.1}, 0.05, 4999, 0.3, true, 8},
+    };
+    uint64_t index = 0;
+    for (const Shape& s : shapes) {
+        for (const Pattern& p : patterns) {
+            RegressionCase c;
+            c.name = "random/L" + std::to_string(s.l) + "_B" + std::to_string(s.b) + "_K" + std::to_string(s.k) +
+                     "_" + p.name;
+            c.spec.config = LinkConfig{s.l, s.b, s.k, 32};
+            std::string error;
+            c.spec.stimulus.traffic = *parse_traffic(p.traffic, error);
+            c.spec.stimulus.drain = p.drain;
+            c.spec.stimulus.flush_probability = p.flush;
+            c.spec.stimulus.reset_every = p.reset_every;
+            c.spec.stimulus.reverse_load = p.reverse_load;
+            if (p.hybrid) {
+                c.spec.config.policy = ReturnPolicy::hybrid;
+                c.spec.config.low_credits = s.k;
+                c.spec.config.idle_cycles = kDefaultIdleCycles;
+            }
+            c.spec.config.flush_timeout = p.timeout;
+            c.spec.stimulus.seed = seed * 1000 + (++index);
+            c.spec.cycles = 20000;
+            cases.push_back(c);
+        }
+    }
+
+    // The SystemC harness on four of them: the same run must give the same JSON, number for
+    // number, as the C++ harness (and so the same verdict).
+    auto with_systemc = [&cases](const std::string& from, const std::string& name) {
+        for (const auto& c : cases) {
+            if (c.name != from) continue;
+            RegressionCase sc = c;
+            sc.name = name;
+            sc.systemc = true;
+            return sc;
+        }
+        return RegressionCase{};
+    };
+    const std::pair<const char*, const char*> systemc_cases[] = {
+        {"seed001/L4_B12", "systemc/seed001_L4_B12"},
+        {"seed000/K8", "systemc/seed000_K8"},
+        {"random/L3_B7_K3_resets", "systemc/random_L3_B7_K3_resets"},
+        {"random/L4_B12_K4_hybrid", "systemc/random_L4_B12_K4_hybrid"},
+    };
+    for (const auto& [from, name] : systemc_cases) cases.push_back(with_systemc(from, name));
+    return cases;
+}
+
+bool name_matches(const std::string& name, const std::string& pattern) {
+    if (pattern.empty()) return true;
+    if (pattern.find_first_of("*?[") != std::string::npos) return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+    return name.find(pattern) != std::string::npos;
+}
+
+}  // namespace creditloop
