@@ -6,7 +6,7 @@
 // Outputs, under --out (default build/sweep): sweep.csv (one row per point) and sweep.svg (the
 // plot, with min(1, B / RTT) dashed per L, the drain cap per drain curve, and the RTL-checked
 // points marked). A text table of the curves goes to stdout, three decimals as the seeds print.
-// A progress line goes to stderr (tb/progress.h: redrawn on a terminal, a plain line every few
+// A progress line goes to stderr (tb/common/progress.h: redrawn on a terminal, a plain line every few
 // seconds in a log); --no-progress turns it off. The code: sweep_plan.cpp (options, presets, the
 // plan), sweep_output.cpp (CSV, table, SVG), sweep.cpp (the runs).
 //

@@ -272,7 +272,7 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
         out << " (no RTL)";
     out << "\n" << std::flush;
 
-    // The progress line (tb/progress.h) goes to the process's stderr, so a caller that captures
+    // The progress line (tb/common/progress.h) goes to the process's stderr, so a caller that captures
     // `err` (a test) gets the report alone.
     std::unique_ptr<Progress> progress;
     if (spec.progress && &err == &std::cerr) {

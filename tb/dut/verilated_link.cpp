@@ -2,7 +2,7 @@
 // whole verilated top, its VerilatedContext and the tracer, drives the one instance it was made
 // for, and counts cycles. The other instances stay idle: their clocks never move, so their
 // sequential logic never runs. Compiled once per bank into a plugin; the instances, their
-// configurations and ports come from the generated bank_ports.h (tb/dut_bank.cpp), the trace
+// configurations and ports come from the generated bank_ports.h (tb/dut/dut_bank.cpp), the trace
 // format from the build. The observation is copied from the ports the observed-signal list
 // (observed_signals.def) names.
 #include <verilated.h>
