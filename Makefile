@@ -11,7 +11,7 @@
 #   make timing  the RTL-change loop timed on fresh clones: make sim cold / edited / unchanged, CI
 #   make sweep   seed 001's plot: throughput against B for L = 1, 4, 8 (build/sweep/sweep.svg)
 #   make build   configure and build (the CLI lands at build/creditloop)
-#   make lint    verilator --lint-only -Wall over rtl/
+#   make lint    verilator --lint-only -Wall over rtl/ (the design, then with its testbench top)
 #   make deps    install the Debian packages (scripts/install-deps.sh)
 #   make clean   remove build/ (the verilated-configuration cache with it) and waves/*.vcd|fst
 BUILD ?= build
@@ -80,6 +80,7 @@ timing:
 
 lint:
 	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link rtl/*.sv
+	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link_observed rtl/*.sv rtl/observe/*.sv
 
 clean:
 	rm -rf $(BUILD)

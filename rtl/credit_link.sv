@@ -27,9 +27,13 @@
 //   return_busy             reverse traffic holds the shared return slot this cycle: credit
 //                           messages wait in return_port until a free cycle (tie low: a
 //                           dedicated return path).
-// Outputs: observation ports, one per quantity the scoreboards check, so no testbench reads
-// internal signals. Counts are the state at the start of the cycle; send, arrive, pop,
-// overflow, credits_arriving and credits_returned are this cycle's events.
+// Outputs, the functional ones only: can_send and send (the flit in: it leaves the sender this
+// cycle, with send_payload), pop and pop_payload (the flit out: the consumer takes it). What the
+// scoreboards observe inside the link (credits, occupancy, each path's contents, ...) is read by
+// a probe bound into it (rtl/observe/credit_link_probe.sv), by these internal signals' names;
+// the testbench top rtl/observe/credit_link_observed.sv brings it out as ports. Counts are the
+// state at the start of the cycle; send, arrive, pop, overflow, credits_arriving and
+// credits_returned are this cycle's events.
 // Timing (seed 001): a flit sent in cycle t arrives in t + L, can be popped in t + L + 1, its
 // credit (K = 1) reaches the sender in t + 2L + 1 and is spent again in t + 2L + 2:
 // RTT = 2L + 2, throughput min(1, B / RTT) with batches of one.
@@ -38,7 +42,6 @@
 //   return_flight == B.
 // policy_flush is the flush credit_return sees (the input or the policy's own decision);
 // credits_returned is what the return path carries this cycle, one message (0: none).
-// credit_total is that sum, for people reading waves; the scoreboard adds the terms itself.
 module credit_link #(
   parameter int L = 4,
   parameter int B = 12,
@@ -60,33 +63,23 @@ module credit_link #(
   input  logic                    drain,
   input  logic                    flush,
   input  logic                    return_busy,
-  // link.sender
-  output logic [$clog2(B+1)-1:0]  credits,
+  // link.sender: the flit in
   output logic                    can_send,
   output logic                    send,
   output logic [W-1:0]            send_payload,
-  output logic [$clog2(B+1)-1:0]  credits_arriving,
-  // link.fwd
-  output logic [$clog2(L+1)-1:0]  fwd_flits,
-  output logic                    arrive,
-  // link.rx
-  output logic [$clog2(B+1)-1:0]  occupancy,
+  // link.rx: the flit out
   output logic                    pop,
-  output logic [W-1:0]            pop_payload,
-  output logic                    overflow,
-  output logic [$clog2(B+1)-1:0]  slots_freeing,
-  // link.ret
-  output logic [$clog2(B+1)-1:0]  pending_returns,
-  output logic                    policy_flush,
-  output logic [$clog2(B+1)-1:0]  return_waiting,
-  output logic [$clog2(B+1)-1:0]  credits_returned,
-  output logic [$clog2(B+1)-1:0]  return_flight,
-  // the loop
-  output logic [(($clog2(B+1) > $clog2(L+1)) ? $clog2(B+1) : $clog2(L+1)) + 2:0] credit_total
+  output logic [W-1:0]            pop_payload
 );
   localparam int CW = $clog2(B + 1);
-  localparam int FW = $clog2(L + 1);
-  localparam int TW = ((CW > FW) ? CW : FW) + 3;   // room for a total well past B in a buggy loop
+
+  // The state and events the probe observes (rtl/observe/credit_link_probe.sv binds to these
+  // names, and to fwd_stages and ret_stages below); some are read by the probe alone.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [CW-1:0] credits, credits_arriving, occupancy, slots_freeing, pending_returns, return_waiting,
+                 credits_returned;
+  logic          arrive, overflow, policy_flush;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // Parameter contract, checked at elaboration.
   if (L < 1) $error("credit_link: L = %0d, need L >= 1", L);
@@ -123,7 +116,9 @@ module credit_link #(
 
   // ---- link.fwd
   logic [W:0]       fwd_out;
-  logic [L*(W+1)-1:0] fwd_stages;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [L*(W+1)-1:0] fwd_stages;     // the probe counts the flits in flight from it
+  /* verilator lint_on UNUSEDSIGNAL */
   pipeline #(.STAGES(L), .WIDTH(W + 1)) u_fwd (
     .clk,
     .rst_n  (rst_tx_n),
@@ -202,7 +197,9 @@ module credit_link #(
 
   // The return path: L stages of wire, then SYNC synchroniser stages.
   localparam int RET_STAGES = L + SYNC;
-  logic [RET_STAGES*CW-1:0] ret_stages;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [RET_STAGES*CW-1:0] ret_stages;   // the probe counts the credits in flight from it
+  /* verilator lint_on UNUSEDSIGNAL */
   pipeline #(.STAGES(RET_STAGES), .WIDTH(CW)) u_ret_pipe (
     .clk,
     .rst_n  (rst_rx_n),
@@ -211,13 +208,4 @@ module credit_link #(
     .stages (ret_stages)
   );
 
-  // ---- observation: what is in flight on each path
-  always_comb begin
-    fwd_flits     = '0;
-    return_flight = '0;
-    for (int i = 0; i < L; i++) fwd_flits = fwd_flits + FW'(fwd_stages[i*(W+1) + W]);
-    for (int i = 0; i < RET_STAGES; i++) return_flight = return_flight + ret_stages[i*CW +: CW];
-  end
-  assign credit_total = TW'(credits) + TW'(fwd_flits) + TW'(occupancy) + TW'(slots_freeing) +
-                        TW'(pending_returns) + TW'(return_waiting) + TW'(return_flight);
 endmodule

@@ -63,19 +63,46 @@ TEST_CASE("seed 002's DebugLab counter (no decrement on send) is caught on the c
 TEST_CASE("an RTL top without a port the harness needs is refused with one line naming it", "[rtl][bad-input]") {
     const fs::path dir = rtl_copy("missing_port");
     std::string top = slurp((dir / "credit_link.sv").string());
-    // overflow stops being a port and becomes an internal signal: legal RTL, wrong contract.
-    const std::string port = "  output logic                    overflow,\n";
+    // pop_payload stops being a port and becomes an internal signal: legal RTL, wrong contract.
+    const std::string port = "  output logic                    pop,\n  output logic [W-1:0]            pop_payload\n";
     const auto at = top.find(port);
     REQUIRE(at != std::string::npos);
-    top.erase(at, port.size());
-    top.insert(top.find("  // ---- link.sender"), "  logic overflow;\n");
+    top.replace(at, port.size(), "  output logic                    pop\n");
+    top.insert(top.find("  // ---- link.sender"), "  logic [W-1:0] pop_payload;\n");
     std::ofstream(dir / "credit_link.sv") << top;
     DutSources sources = DutSources::from_environment();
     REQUIRE(use_rtl_directory(sources, dir.string()).empty());
     std::string error;
     auto library = DutLibrary::load(LinkConfig{1, 2, 1, 32}, sources, error);
     CHECK_FALSE(library);
-    CHECK(error.find("no port 'overflow'") != std::string::npos);
+    CHECK(error.find("no port 'pop_payload'") != std::string::npos);
+    CHECK(error.find('\n') == std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a link without a signal the observation probe binds to is refused with one line naming it",
+          "[rtl][bad-input]") {
+    // The probe (rtl/observe/credit_link_probe.sv) reads the link's internal state by name: a
+    // design whose buffer count is called something else cannot be observed, and says so.
+    const fs::path dir = rtl_copy("missing_signal");
+    std::string top = slurp((dir / "credit_link.sv").string());
+    std::size_t renamed = 0;
+    for (auto at = top.find("occupancy"); at != std::string::npos; at = top.find("occupancy", at + 1)) {
+        top.replace(at, 9, "rx_count_");
+        ++renamed;
+    }
+    REQUIRE(renamed >= 3);
+    const auto pin = top.find(".rx_count_");   // the buffer's own port keeps its name
+    REQUIRE(pin != std::string::npos);
+    top.replace(pin, 10, ".occupancy (rx_count_)");
+    std::ofstream(dir / "credit_link.sv") << top;
+    DutSources sources = DutSources::from_environment();
+    REQUIRE(use_rtl_directory(sources, dir.string()).empty());
+    std::string error;
+    auto library = DutLibrary::load(LinkConfig{1, 2, 1, 32}, sources, error);
+    CHECK_FALSE(library);
+    INFO(error);
+    CHECK(error.find("credit_link has no signal 'occupancy' for the observation probe") != std::string::npos);
     CHECK(error.find('\n') == std::string::npos);
     fs::remove_all(dir);
 }

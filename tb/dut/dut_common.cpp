@@ -47,8 +47,17 @@ std::vector<std::string> sv_files_in(const fs::path& rtl) {
 }
 
 std::vector<std::string> rtl_files(const DutSources& sources) {
-    if (!sources.rtl_files.empty()) return sources.rtl_files;
-    return sv_files_in(fs::path(sources.source_root) / "rtl");
+    std::vector<std::string> files =
+        sources.rtl_files.empty() ? sv_files_in(fs::path(sources.source_root) / "rtl") : sources.rtl_files;
+    // The testbench top and the probe it binds into the design (rtl/observe/), whichever design.
+    std::error_code ec;
+    std::vector<std::string> observe;
+    for (const auto& entry : fs::directory_iterator(fs::path(sources.source_root) / "rtl" / "observe", ec))
+        if (entry.path().extension() == ".sv") observe.push_back(entry.path().string());
+    std::sort(observe.begin(), observe.end());
+    for (const auto& file : observe)
+        if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+    return files;
 }
 
 std::string runtime_library(const DutSources& sources) {
@@ -105,6 +114,12 @@ std::string first_error_line(const std::string& log) {
                "'; its ports must match rtl/credit_link.sv (see docs/own-rtl.md)";
     };
     while (std::getline(in, line)) {
+        // The probe (rtl/observe/credit_link_probe.sv) binds to the design's internal signals by name.
+        const auto undefined = line.find("Can't find definition of variable:");
+        if (undefined != std::string::npos && line.find("credit_link_probe.sv") != std::string::npos)
+            return "credit_link has no signal '" + quoted_after(line.substr(line.find(':', undefined))) +
+                   "' for the observation probe (rtl/observe/credit_link_probe.sv binds to it by name; see "
+                   "docs/own-rtl.md)";
         // Verilator: "Pin not found: 'x'", or "Pin is not an in/out/inout/...: 'x'" when the
         // name is an internal signal.
         for (const char* pin_error : {"Pin not found:", "Pin is not an in/out"}) {

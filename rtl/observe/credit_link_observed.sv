@@ -1,0 +1,68 @@
+// credit_link_observed: the testbench top the harness drives. It wraps a credit_link, passes its
+// functional ports through, and brings out what the bound credit_link_probe observes inside it,
+// so the harness has one port per observed signal (cpp_models/observed_signals.def) while the
+// design itself has only its functional ports.
+//
+// Parameters: those of credit_link, passed down unchanged. Ports: credit_link's functional ports,
+// then the observation (see credit_link_probe.sv and credit_link.sv for their timing).
+module credit_link_observed #(
+  parameter int L = 4,
+  parameter int B = 12,
+  parameter int K = 1,
+  parameter int W = 32,
+  parameter int SYNC = 0,
+  parameter int FREE_DELAY = 0,
+  parameter int FULL_RATE = 0,
+  parameter int POLICY = 0,
+  parameter int LOW = 0,
+  parameter int IDLE = 1,
+  parameter int TIMEOUT = 0
+) (
+  input  logic                    clk,
+  input  logic                    rst_tx_n,
+  input  logic                    rst_rx_n,
+  input  logic                    want_send,
+  input  logic [W-1:0]            tx_payload,
+  input  logic                    drain,
+  input  logic                    flush,
+  input  logic                    return_busy,
+  output logic                    can_send,
+  output logic                    send,
+  output logic [W-1:0]            send_payload,
+  output logic                    pop,
+  output logic [W-1:0]            pop_payload,
+  // the observation, from the probe bound into the design
+  output logic [$clog2(B+1)-1:0]  credits,
+  output logic [$clog2(B+1)-1:0]  credits_arriving,
+  output logic [$clog2(L+1)-1:0]  fwd_flits,
+  output logic                    arrive,
+  output logic [$clog2(B+1)-1:0]  occupancy,
+  output logic                    overflow,
+  output logic [$clog2(B+1)-1:0]  slots_freeing,
+  output logic [$clog2(B+1)-1:0]  pending_returns,
+  output logic                    policy_flush,
+  output logic [$clog2(B+1)-1:0]  return_waiting,
+  output logic [$clog2(B+1)-1:0]  credits_returned,
+  output logic [$clog2(B+1)-1:0]  return_flight,
+  output logic [(($clog2(B+1) > $clog2(L+1)) ? $clog2(B+1) : $clog2(L+1)) + 2:0] credit_total
+);
+  credit_link #(.L(L), .B(B), .K(K), .W(W), .SYNC(SYNC), .FREE_DELAY(FREE_DELAY), .FULL_RATE(FULL_RATE),
+                .POLICY(POLICY), .LOW(LOW), .IDLE(IDLE), .TIMEOUT(TIMEOUT)) dut (
+    .clk, .rst_tx_n, .rst_rx_n, .want_send, .tx_payload, .drain, .flush, .return_busy,
+    .can_send, .send, .send_payload, .pop, .pop_payload
+  );
+
+  assign credits          = dut.u_probe.credits;
+  assign credits_arriving = dut.u_probe.credits_arriving;
+  assign fwd_flits        = dut.u_probe.fwd_flits;
+  assign arrive           = dut.u_probe.arrive;
+  assign occupancy        = dut.u_probe.occupancy;
+  assign overflow         = dut.u_probe.overflow;
+  assign slots_freeing    = dut.u_probe.slots_freeing;
+  assign pending_returns  = dut.u_probe.pending_returns;
+  assign policy_flush     = dut.u_probe.policy_flush;
+  assign return_waiting   = dut.u_probe.return_waiting;
+  assign credits_returned = dut.u_probe.credits_returned;
+  assign return_flight    = dut.u_probe.return_flight;
+  assign credit_total     = dut.u_probe.credit_total;
+endmodule
