@@ -12,8 +12,23 @@
 //   credits        the count at the start of this cycle.
 // Timing: one update per cycle, credits <= credits - do_send + credit_return, so a credit that
 // arrives in cycle t can be spent in cycle t + 1.
-// Invariant: 0 <= credits <= init_credits <= MAXC; the two ways to break it (a send at zero
-// credits, a count that climbs past the grant) are assertions under Verilator --assert.
+// Invariant: 0 <= credits <= init_credits <= MAXC. The lower bound is the counter's own: it
+// never sends at zero credits, so the count never goes below zero. The upper bound also needs
+// the other end: it holds while credit_return carries only credits spent since this counter's
+// reset, which a reset of the sender end alone breaks on purpose (seed 004's one-sided reset:
+// the counter holds B again while credits are still coming back). The counter cannot tell that
+// reset from a reset of the whole link, so credit_link asserts the upper bound, on its ports,
+// while both ends were last reset together.
+// Assertions (Verilator --assert, checked at every rising edge out of reset):
+//   a_no_send_without_credit  do_send only with credits != 0.
+//   a_never_below_zero        credits + credit_return - do_send >= 0.
+//   a_grant_within_maxc       init_credits <= MAXC.
+// Covers (named for a --coverage-user report):
+//   cover_credits_zero         the sender has no credit left.
+//   cover_credits_zero_to_one  a credit comes back to an empty counter (0 -> 1).
+//   cover_credits_back_to_full the count climbs back to the grant.
+//   cover_send_and_return      a send and a credit return in the same cycle.
+//   cover_send_blocked         the source offers a flit and no credit lets it go.
 module credit_counter #(
   parameter int MAXC         = 8,
   parameter int RETURN_WIDTH = $clog2(MAXC + 1)
@@ -29,8 +44,8 @@ module credit_counter #(
 );
   localparam int CW = $clog2(MAXC + 1);
 
-  // One bit wider than the count, so a count driven past the grant (or below zero) is visible
-  // to the assertion instead of wrapping silently.
+  // One bit wider than the count, so the covers below see the next count reach the grant
+  // without it wrapping (a count past the grant is credit_link's assertion).
   logic [CW:0] next_credits;
 
   assign can_send     = (credits != '0);
@@ -45,14 +60,31 @@ module credit_counter #(
 `ifndef SYNTHESIS
   // Seed 002's properties, checked every cycle out of reset. The checker samples rst_n on the
   // clock, which is what it should do; the lint note about mixing that with the async reset
-  // above is about synthesis, not about this checker.
+  // above is about synthesis, not about this checker. The sums are taken as int, so a count
+  // driven past either end shows its true value instead of wrapping.
   /* verilator lint_off SYNCASYNCNET */
   a_no_send_without_credit: assert property (@(posedge clk) disable iff (!rst_n)
       !(do_send && credits == '0))
-    else $error("credit_counter: send with zero credits");
-  a_within_grant: assert property (@(posedge clk) disable iff (!rst_n)
-      next_credits <= {1'b0, init_credits})
-    else $error("credit_counter: count %0d would exceed the grant %0d", next_credits, init_credits);
+    else $error("credit_counter: no send at zero credits: do_send %0d with credits %0d (want_send %0d)",
+                do_send, credits, want_send);
+  a_never_below_zero: assert property (@(posedge clk) disable iff (!rst_n)
+      int'(credits) + int'(credit_return) >= int'(do_send))
+    else $error("credit_counter: credits never below zero: credits %0d + returned %0d - sent %0d = %0d",
+                credits, credit_return, do_send, int'(credits) + int'(credit_return) - int'(do_send));
+  a_grant_within_maxc: assert property (@(posedge clk) disable iff (!rst_n)
+      int'(init_credits) <= MAXC)
+    else $error("credit_counter: the grant within MAXC: init_credits %0d > MAXC %0d", init_credits, MAXC);
+
+  cover_credits_zero: cover property (@(posedge clk) disable iff (!rst_n)
+      credits == '0);
+  cover_credits_zero_to_one: cover property (@(posedge clk) disable iff (!rst_n)
+      credits == '0 && next_credits == (CW + 1)'(1));
+  cover_credits_back_to_full: cover property (@(posedge clk) disable iff (!rst_n)
+      credits != init_credits && next_credits == {1'b0, init_credits});
+  cover_send_and_return: cover property (@(posedge clk) disable iff (!rst_n)
+      do_send && credit_return != '0);
+  cover_send_blocked: cover property (@(posedge clk) disable iff (!rst_n)
+      want_send && !can_send);
   /* verilator lint_on SYNCASYNCNET */
 `endif
 endmodule

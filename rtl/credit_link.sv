@@ -37,9 +37,37 @@
 // Timing (seed 001): a flit sent in cycle t arrives in t + L, can be popped in t + L + 1, its
 // credit (K = 1) reaches the sender in t + 2L + 1 and is spent again in t + 2L + 2:
 // RTT = 2L + 2, throughput min(1, B / RTT) with batches of one.
-// Invariant (checked by the conservation scoreboard, every cycle):
+// Invariant (checked by the conservation scoreboard, every cycle, and asserted by the probe
+// bound into this link, rtl/observe/credit_link_probe.sv, which sees every term of the sum):
 //   credits + fwd_flits + occupancy + slots_freeing + pending_returns + return_waiting +
 //   return_flight == B.
+// The invariant holds from a reset of both ends on. A reset of one end alone breaks it on purpose
+// (the harness's one-sided reset tests: the sender counts B again while credits are still at the
+// receiver, or the receiver forgets the credits it held), and the break lasts: the credits made or
+// lost stay made or lost until both ends are reset together. The scoreboard reports that reset
+// (conservation.one_sided_reset); the loop assertions below stand aside from the cycle of a
+// one-sided reset until the next reset of both ends, so they never fire on a correct design.
+// Assertions (Verilator --assert, at every rising edge):
+//   while the loop is whole (both ends out of reset for the whole cycle, and both last reset
+//   together; never in or after a one-sided reset):
+//     a_conservation             the sum above == B.
+//     a_credits_within_b         credits <= B (the sender never holds more than the grant).
+//     a_return_waiting_within_b  return_waiting <= B.
+//     a_no_overflow              no flit arrives at a full buffer.
+//   at every edge the end concerned is out of reset (the ports keep the blocks' contracts
+//   whichever block drives them: a counter or return logic dropped in with --counter or
+//   --return brings no assertions of its own):
+//     a_no_send_at_zero          send only with credits != 0.
+//     a_no_pop_when_empty        pop only with occupancy != 0.
+//     a_flush_reaches_return     flush always raises policy_flush.
+//     a_flush_empties_batch      the cycle after policy_flush, pending_returns == 0.
+// Covers (named for a --coverage-user report): a reset while credits are away from the sender
+// (on the forward path, at the receiver or on the way back):
+//   cover_reset_link_in_flight      both ends together (the regression's --reset-every).
+//   cover_reset_tx_alone_in_flight  the sender end alone.
+//   cover_reset_rx_alone_in_flight  the receiver end alone.
+// Those assertions and covers live in the probe; the blocks assert and cover their own
+// contracts (see each block's header).
 // policy_flush is the flush credit_return sees (the input or the policy's own decision);
 // credits_returned is what the return path carries this cycle, one message (0: none).
 module credit_link #(

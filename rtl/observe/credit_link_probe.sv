@@ -6,6 +6,9 @@
 // (the counter's credits, the buffer's occupancy, each path's pipeline stages, ...); its outputs
 // are the observation, which credit_link_observed.sv brings out as ports.
 //
+// It also holds the link's loop-level assertions and covers (conservation, the grant, the reset
+// covers; listed in credit_link.sv's header), since it sees every term of the sum.
+//
 // Outputs, per cycle (counts at the start of the cycle, events during it; see credit_link.sv):
 //   fwd_flits      flits on the forward path (valid bits of its L stages)
 //   return_flight  credits on the return path (its L + SYNC stages of counts)
@@ -19,6 +22,14 @@ module credit_link_probe #(
   parameter int W = 32,
   parameter int SYNC = 0
 ) (
+  // the link's clock, resets and the events its checks need
+  input  logic                    clk,
+  input  logic                    rst_tx_n,
+  input  logic                    rst_rx_n,
+  input  logic                    send,
+  input  logic                    pop,
+  input  logic                    flush,
+  // the state and events it observes
   input  logic [$clog2(B+1)-1:0]  credits,
   input  logic [$clog2(B+1)-1:0]  credits_arriving,
   input  logic [L*(W+1)-1:0]      fwd_stages,
@@ -47,12 +58,97 @@ module credit_link_probe #(
   end
   assign credit_total = TW'(credits) + TW'(fwd_flits) + TW'(occupancy) + TW'(slots_freeing) +
                         TW'(pending_returns) + TW'(return_waiting) + TW'(return_flight);
+
+  // The link's own checks (credit_link.sv's header lists them): the probe sees every term of the
+  // conservation sum, so they live here and follow the link wherever the probe is bound.
+  `ifndef SYNTHESIS
+  // ---- checks
+  // One flag per end: cleared by that end's reset, set by every rising edge. At an edge it
+  // reads 1 only if that end was out of reset for the whole cycle the edge ends.
+  logic tx_live_q, rx_live_q;
+  always_ff @(posedge clk or negedge rst_tx_n) begin
+    if (!rst_tx_n) tx_live_q <= 1'b0;
+    else           tx_live_q <= 1'b1;
+  end
+  always_ff @(posedge clk or negedge rst_rx_n) begin
+    if (!rst_rx_n) rx_live_q <= 1'b0;
+    else           rx_live_q <= 1'b1;
+  end
+
+  // Whether the loop holds its B credits: set when both ends were reset in the same cycle,
+  // cleared when one end was reset alone, kept otherwise. (No reset of its own: it records the
+  // resets. The harness holds both resets low across its first edges, which sets it.)
+  logic loop_whole_q;
+  always_ff @(posedge clk) begin
+    loop_whole_q <= (!tx_live_q && !rx_live_q) ? 1'b1 :
+                    (tx_live_q && rx_live_q)   ? loop_whole_q : 1'b0;
+  end
+  logic loop_checked;
+  assign loop_checked = tx_live_q && rx_live_q && loop_whole_q;
+
+  // Whether any credit was away from the sender in the cycle the last edge ended, for the
+  // reset covers; and whether that cycle flushed the batch.
+  logic credits_away, credits_away_q, flushed_q;
+  assign credits_away = fwd_flits != '0 || occupancy != '0 || slots_freeing != '0 || pending_returns != '0 ||
+                        return_waiting != '0 || return_flight != '0;
+  always_ff @(posedge clk) begin
+    credits_away_q <= credits_away;
+  end
+  always_ff @(posedge clk or negedge rst_rx_n) begin
+    if (!rst_rx_n) flushed_q <= 1'b0;
+    else           flushed_q <= policy_flush;
+  end
+
+  // Each check names its guard in its expression, sampled at the edge with everything else. The
+  // port checks sample rst_tx_n and rst_rx_n on the clock, as the blocks' checkers do (so they
+  // also check the first cycle after a reset); the lint note about mixing that with the async
+  // resets is about synthesis, not about this checker.
+  /* verilator lint_off SYNCASYNCNET */
+  a_conservation: assert property (@(posedge clk)
+      !loop_checked || credit_total == TW'(B))
+    else $error("credit_link: conservation: credits %0d + fwd %0d + rx %0d + freeing %0d + pending %0d + waiting %0d + returning %0d = %0d != B %0d",
+                credits, fwd_flits, occupancy, slots_freeing, pending_returns, return_waiting, return_flight,
+                credit_total, B);
+  a_credits_within_b: assert property (@(posedge clk)
+      !loop_checked || int'(credits) <= B)
+    else $error("credit_link: the sender never holds more than B credits: credits %0d > B %0d", credits, B);
+  a_return_waiting_within_b: assert property (@(posedge clk)
+      !loop_checked || int'(return_waiting) <= B)
+    else $error("credit_link: return_port's waiting credits bounded by B: waiting %0d > B %0d", return_waiting, B);
+  a_no_overflow: assert property (@(posedge clk)
+      !loop_checked || !overflow)
+    else $error("credit_link: no flit arrives at a full buffer: overflow with occupancy %0d of B %0d, credits %0d",
+                occupancy, B, credits);
+
+  a_no_send_at_zero: assert property (@(posedge clk)
+      !rst_tx_n || !(send && credits == '0))
+    else $error("credit_link: no send at zero credits: send %0d with credits %0d", send, credits);
+  a_no_pop_when_empty: assert property (@(posedge clk)
+      !rst_rx_n || !(pop && occupancy == '0))
+    else $error("credit_link: no pop from an empty buffer: pop %0d with occupancy %0d", pop, occupancy);
+  a_flush_reaches_return: assert property (@(posedge clk)
+      !rst_rx_n || !flush || policy_flush)
+    else $error("credit_link: flush returns every pending credit: flush %0d but policy_flush %0d", flush, policy_flush);
+  a_flush_empties_batch: assert property (@(posedge clk)
+      !rst_rx_n || !flushed_q || pending_returns == '0)
+    else $error("credit_link: a flush leaves no credit pending: pending_returns %0d the cycle after policy_flush",
+                pending_returns);
+
+  cover_reset_link_in_flight: cover property (@(posedge clk)
+      !tx_live_q && !rx_live_q && credits_away_q);
+  cover_reset_tx_alone_in_flight: cover property (@(posedge clk)
+      !tx_live_q && rx_live_q && credits_away_q);
+  cover_reset_rx_alone_in_flight: cover property (@(posedge clk)
+      tx_live_q && !rx_live_q && credits_away_q);
+  /* verilator lint_on SYNCASYNCNET */
+`endif
 endmodule
 
 // Every credit_link gets its probe, connected by name to the link's own signals. Its outputs are
 // read through the hierarchy (credit_link_observed.sv), not by the link: left open here.
 /* verilator lint_off PINCONNECTEMPTY */
 bind credit_link credit_link_probe #(.L(L), .B(B), .W(W), .SYNC(SYNC)) u_probe (
+  .clk, .rst_tx_n, .rst_rx_n, .send, .pop, .flush,
   .credits, .credits_arriving, .fwd_stages, .arrive, .occupancy, .overflow, .slots_freeing,
   .pending_returns, .policy_flush, .return_waiting, .credits_returned, .ret_stages,
   .fwd_flits (), .return_flight (), .credit_total ()
