@@ -17,8 +17,9 @@
 // the other end: it holds while credit_return carries only credits spent since this counter's
 // reset, which a reset of the sender end alone breaks on purpose (seed 004's one-sided reset:
 // the counter holds B again while credits are still coming back). The counter cannot tell that
-// reset from a reset of the whole link, so credit_link asserts the upper bound, on its ports,
-// while both ends were last reset together.
+// reset from a reset of the whole link, so the link asserts the upper bound (a_credits_within_b,
+// in the probe bound into credit_link, rtl/observe/credit_link_probe.sv) while both ends were
+// last reset together.
 // Assertions (Verilator --assert, checked at every rising edge out of reset):
 //   a_no_send_without_credit  do_send only with credits != 0.
 //   a_never_below_zero        credits + credit_return - do_send >= 0.
@@ -45,7 +46,7 @@ module credit_counter #(
   localparam int CW = $clog2(MAXC + 1);
 
   // One bit wider than the count, so the covers below see the next count reach the grant
-  // without it wrapping (a count past the grant is credit_link's assertion).
+  // without it wrapping (a count past the grant is the link's a_credits_within_b).
   logic [CW:0] next_credits;
 
   assign can_send     = (credits != '0);

@@ -13,7 +13,8 @@
 //   a_free_cycle_sends_all    free: sent == waiting + released (everything ready leaves at once).
 //   a_waiting_clear_after_free_cycle  after a free cycle, waiting == 0.
 // The bound waiting <= B holds only while the link carries B credits (a reset of the sender end
-// alone breaks that on purpose), so credit_link asserts it, with the conservation sum.
+// alone breaks that on purpose), so the link asserts it (a_return_waiting_within_b, in the probe
+// bound into credit_link, rtl/observe/credit_link_probe.sv), with the conservation sum.
 // Covers (named for a --coverage-user report):
 //   cover_credits_wait        credits are released in a busy cycle and wait for a free one.
 //   cover_waiting_sent        credits that waited leave in a free cycle.

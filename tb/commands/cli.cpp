@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "cli_parse.h"
+
 #include "mutants.h"
 
 #include <algorithm>

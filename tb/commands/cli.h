@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_parse.h"
+#include "parse_error.h"
 #include "link_run.h"
 
 namespace creditloop {

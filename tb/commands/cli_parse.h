@@ -9,20 +9,13 @@
 
 #include <CLI/CLI.hpp>
 
-namespace creditloop {
+#include "parse_error.h"
 
-struct ParseError {
-    std::string message;   // one line; with help set, the help text instead
-    bool help = false;     // --help was asked for: print message to stdout and exit 0
-};
+namespace creditloop {
 
 // Parse `args` (the subcommand's own arguments) with `app`; false with `error` set on bad input
 // or --help.
 bool parse_command(CLI::App& app, const std::vector<std::string>& args, ParseError& error);
-
-// What a subcommand returns when parse_command failed: 0 after printing the help, else 2 after
-// printing "creditloop: <message>" to stderr.
-int parse_failed(const ParseError& error);
 
 // A flag: present or absent, never "--flag=value" (that is refused: "--flag takes no value").
 CLI::Option* add_flag(CLI::App& app, const std::string& name, bool& target, const std::string& description);

@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 
 namespace creditloop {
