@@ -147,6 +147,29 @@ TEST_CASE("the hybrid flushes when the sender may run low, with the LOW threshol
     }
 }
 
+TEST_CASE("the hybrid with LOW = B builds and returns every credit at once: B / (2L + 2)",
+          "[rtl][model][policy][hybrid]") {
+    // With LOW = B the receiver's bound on the sender (B minus what it holds) is always at most
+    // LOW, so the hybrid flushes every cycle a credit is pending: batches of K never form, and the
+    // link runs as K = 1 does, at min(1, B / RTT) = 4 / 6. (The RTL once refused this LOW: its
+    // compare was a constant.)
+    LinkConfig config{2, 4, 2, 32};
+    config.policy = ReturnPolicy::hybrid;
+    config.low_credits = 4;
+    config.idle_cycles = kDefaultIdleCycles;
+    std::string error;
+    auto library = DutLibrary::load(config, DutSources::from_environment(), error);
+    INFO(error);
+    REQUIRE(library);
+    auto dut = library->create();
+    RunSpec spec = creditloop::testing::seed_run(2, 4, 2);
+    spec.config = config;
+    const RunResult r = run_link(dut.get(), spec);
+    CHECK(r.passed);
+    CHECK(three_decimals(r.throughput) == three_decimals(4.0 / 6.0));
+    CHECK(r.measured_round_trip == 6u);
+}
+
 TEST_CASE("the hybrid flushes once the return path has been idle IDLE cycles", "[rtl][model][policy][hybrid]") {
     LinkConfig config = link(2, 4, 4);
     config.policy = ReturnPolicy::hybrid;
