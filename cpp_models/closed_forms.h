@@ -40,3 +40,17 @@ inline int round_trip_cycles(const LinkConfig& config) {
 }
 
 }  // namespace creditloop
+
+namespace creditloop {
+
+// Head-of-line blocking (seed 003), one consumer stalled and every source saturating with
+// one-flit packets. Per-channel pools: the stalled channel spends its own pool and stops; each
+// of the `others` keeps min(its share of the link, B_c / RTT).
+inline double hol_per_channel_throughput(int others, int credits, int round_trip) {
+    return std::min(1.0 / others, static_cast<double>(credits) / round_trip);
+}
+// One shared pool: the stalled channel's flits pile up until they hold every credit, and then
+// no channel sends at all.
+constexpr double hol_shared_pool_throughput() { return 0.0; }
+
+}  // namespace creditloop

@@ -27,12 +27,12 @@ std::string three_decimals(double value) { return fmt::format("{:.3f}", value); 
 
 std::string hex32(uint32_t value) { return fmt::format("0x{:08x}", value); }
 
-std::string Scoreboard::summary() const {
+std::string ViolationLog::summary() const {
     return std::string(name()) + ": " + with_thousands(cycles_checked_) + " cycles checked, " +
            with_thousands(violation_count_) + (violation_count_ == 1 ? " violation" : " violations");
 }
 
-void Scoreboard::record(Violation v) {
+void ViolationLog::record(Violation v) {
     ++violation_count_;
     if (violations_.size() < record_limit_) violations_.push_back(std::move(v));
 }

@@ -21,12 +21,13 @@ struct Violation {
     std::string detail;     // one human sentence: "1 credit lost", "flit 0x1234 duplicated"
 };
 
-class Scoreboard {
+// The bookkeeping every scoreboard shares, whatever it observes: the records, the counts, the
+// one-line summary. Scoreboard (one link) and ChannelScoreboard (channel_scoreboards.h) add step().
+class ViolationLog {
 public:
-    virtual ~Scoreboard() = default;
+    virtual ~ViolationLog() = default;
 
     virtual const char* name() const = 0;
-    virtual void step(const Observation& obs) = 0;
     // Called once after the last cycle, for checks that need the whole run.
     virtual void finish() {}
     // e.g. "conservation: 1,000,000 cycles checked, 0 violations"
@@ -49,6 +50,11 @@ private:
     uint64_t violation_count_ = 0;
     uint64_t cycles_checked_ = 0;
     size_t record_limit_ = 100;
+};
+
+class Scoreboard : public ViolationLog {
+public:
+    virtual void step(const Observation& obs) = 0;
 };
 
 // Formatting shared by every report of a violation.

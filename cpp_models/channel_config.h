@@ -1,0 +1,95 @@
+// The multi-channel link (docs/channels.md): its channels, how they map to lanes and credit
+// pools, the traffic the harness offers each channel, the presets named after the seeds'
+// systems, and the checks that say whether a description is a link that can exist.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace creditloop {
+
+constexpr int kMaxChannels = 8;    // channel_link_observed's fixed port widths
+constexpr int kMaxLanes = 16;
+constexpr int kMaxPools = 16;
+constexpr int kMaxPoolCredits = 4096;
+constexpr int kMaxPacketBytes = 65535;
+constexpr int kChiMaxCredits = 15;  // CHI's link layer: at most 15 credits per channel
+
+// What the harness offers one channel (stimulus, not RTL).
+struct ChannelTraffic {
+    int min_bytes = 1;        // packet sizes, uniform in [min_bytes, max_bytes]
+    int max_bytes = 1;
+    double load = 1.0;        // probability a new packet joins the channel's queue each cycle
+    double drain = 1.0;       // probability the consumer takes a flit each cycle (0: stalled)
+    int drain_every = 0;      // > 0: the consumer takes a flit when cycle % drain_every == 0 instead (seed 001)
+};
+
+struct ChannelSpec {
+    std::string name;         // "REQ", "P", "VL0"
+    bool split = false;       // header and data pools (PCIe); else one pool
+    int credits = 8;          // the (header) pool's credits = its lane's slots
+    int data_credits = 0;     // split: the data pool's credits
+    int batch = 1;            // K of the (header) pool
+    int data_batch = 1;       // split: K of the data pool
+    int unit = 1;             // bytes per credit and per flit
+    ChannelTraffic traffic;
+};
+
+enum class ChannelProtocol { generic, chi, pcie, ib };
+
+struct ChannelLinkConfig {
+    std::string preset;                 // the preset it came from, "" if none
+    ChannelProtocol protocol = ChannelProtocol::generic;
+    int stages = 4;                     // L, forward and return
+    bool shared_pool = false;           // every lane draws from one pool (the head-of-line case)
+    bool shared_return = false;         // one (pool, count) message per cycle on one return path
+    std::vector<ChannelSpec> channels;
+
+    // The verilated instance's key: the RTL parameters only (traffic is not in it).
+    std::string key() const;
+};
+
+// How the channels map onto lanes and pools, as channel_link's parameters take it.
+struct ChannelLayout {
+    int channels = 0, lanes = 0, pools = 0;
+    std::array<int, kMaxChannels> channel_lane{};   // the first (header or only) lane
+    std::array<bool, kMaxChannels> channel_split{};
+    std::array<int, kMaxChannels> channel_unit{};
+    std::array<int, kMaxLanes> lane_channel{};
+    std::array<int, kMaxLanes> lane_pool{};
+    std::array<int, kMaxPools> pool_credits{};      // B_p
+    std::array<int, kMaxPools> pool_batch{};        // K_p
+    std::array<int, kMaxPools> pool_channel{};      // the channel a pool serves (-1: shared by all)
+};
+ChannelLayout layout(const ChannelLinkConfig& config);
+
+// A packet's flits and its cost per pool.
+struct PacketCost {
+    int flits = 0;
+    int header_credits = 0;   // from the channel's first lane's pool
+    int data_credits = 0;     // split: from the data lane's pool
+};
+PacketCost packet_cost(const ChannelSpec& channel, int bytes);
+
+// One line naming what is wrong and how to fix it, or nothing when the description is valid.
+std::optional<std::string> validate(const ChannelLinkConfig& config);
+
+// The presets named after the seeds' systems: "chi", "pcie", "ib".
+std::vector<std::string> channel_presets();
+std::optional<ChannelLinkConfig> channel_preset(const std::string& name);
+
+// Apply "key=value,key=value" to a channel (name, credits, data, batch, data_batch, unit, bytes
+// = N or MIN-MAX, load, drain, split = 0/1). "" or one error line.
+std::string apply_channel_text(ChannelSpec& channel, const std::string& text);
+
+const char* protocol_name(ChannelProtocol protocol);
+
+// The head-of-line set-up (seed 003): `channels` plain channels of `credits` each, L stages,
+// one-flit packets every cycle on every channel, channel 0's consumer stalled; with
+// `shared_pool` every lane draws from one pool of channels x credits.
+ChannelLinkConfig hol_config(int channels, int credits, int stages, bool shared_pool);
+
+}  // namespace creditloop

@@ -1,0 +1,69 @@
+// The golden model of the multi-channel link (docs/channels.md), cycle for cycle: N channels
+// share one forward link, one flit per cycle; each pool has its own counter, slots, batching
+// and return; a round-robin arbiter grants the first channel (after the one granted last) whose
+// head packet has every credit it needs. With one channel, one-flit packets and unit credits it
+// is CreditLoopModel's link (batches of K, nothing else).
+//
+// As CreditLoopModel: evaluate() computes this cycle's events from the state and the inputs,
+// update() is the rising edge.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "channel_config.h"
+#include "channel_observation.h"
+
+namespace creditloop {
+
+class ChannelModel {
+public:
+    explicit ChannelModel(const ChannelLinkConfig& config);
+
+    void reset();
+    const ChannelObservation& evaluate(const ChannelInputs& in);
+    void update();
+
+    const ChannelLinkConfig& config() const { return config_; }
+    const ChannelLayout& layout() const { return layout_; }
+
+private:
+    struct Flit {
+        bool valid = false;
+        int lane = 0;
+        uint32_t payload = 0;
+    };
+    struct Message {        // one return stage: a count for a pool (dedicated: one per pool)
+        int pool = 0;
+        uint32_t count = 0;
+    };
+
+    ChannelLinkConfig config_;
+    ChannelLayout layout_;
+    uint64_t cycle_ = 0;
+
+    // Registers.
+    std::array<uint32_t, kMaxPools> credits_{}, reserved_{}, pending_{}, waiting_{};
+    std::vector<Flit> fwd_;                          // stage 0 first
+    std::vector<std::vector<Message>> ret_;          // per return path (one shared, or one per pool), stage 0 first
+    std::vector<std::deque<uint32_t>> lanes_;
+    int last_grant_ = 0;                             // round-robin: the channel granted last
+    int last_return_ = 0;                            // the pool the shared path served last
+    // The packet in progress: its channel, flits still to send, the next flit's index, its tag.
+    bool busy_ = false;
+    int cur_channel_ = 0;
+    int flits_left_ = 0;
+    int next_flit_ = 0;
+    uint32_t cur_tag_ = 0;
+
+    // This cycle's decisions, committed by update().
+    ChannelObservation obs_;
+    std::array<uint32_t, kMaxPools> taken_{}, released_{}, freed_{};
+    Flit sent_;
+    int granted_ = -1;
+    PacketCost grant_cost_;
+    int returned_pool_ = -1;                         // shared return: the pool whose message goes this cycle
+};
+
+}  // namespace creditloop

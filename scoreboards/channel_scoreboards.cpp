@@ -1,0 +1,215 @@
+#include "channel_scoreboards.h"
+
+#include <fmt/format.h>
+
+namespace creditloop {
+
+std::string lane_name(const ChannelLinkConfig& config, const ChannelLayout& layout, int lane) {
+    const int c = layout.lane_channel[lane];
+    const std::string& channel = config.channels[c].name;
+    if (!layout.channel_split[c]) return channel;
+    return channel + (lane == layout.channel_lane[c] ? ".hdr" : ".data");
+}
+
+std::string pool_name(const ChannelLinkConfig& config, const ChannelLayout& layout, int pool) {
+    if (layout.pool_channel[pool] < 0) return "shared";
+    return lane_name(config, layout, pool);   // one pool per lane, numbered as the lanes
+}
+
+std::string channel_signal_name(const ChannelLinkConfig& config, const ChannelLayout& layout, ChannelSignal signal,
+                                int entry) {
+    const ChannelSignalInfo& info = kChannelSignals[static_cast<int>(signal)];
+    switch (info.shape) {
+    case ChannelShape::lane: return "link.rx." + lane_name(config, layout, entry) + "." + info.field;
+    case ChannelShape::pool: return "link.pool." + pool_name(config, layout, entry) + "." + info.field;
+    default: return std::string("link.") + info.field;
+    }
+}
+
+// ---- conservation
+
+ChannelConservation::ChannelConservation(const ChannelLinkConfig& config) : config_(config), layout_(layout(config)) {
+    for (int p = 0; p < layout_.pools; ++p) last_total_[p] = static_cast<uint64_t>(layout_.pool_credits[p]);
+}
+
+void ChannelConservation::step(const ChannelObservation& o) {
+    count_cycle();
+    std::array<int64_t, kMaxPools> change{};
+    for (int p = 0; p < layout_.pools; ++p) {
+        const uint64_t total = pool_total(o, layout_, p);
+        change[p] = static_cast<int64_t>(total) - static_cast<int64_t>(last_total_[p]);
+    }
+    for (int p = 0; p < layout_.pools; ++p) {
+        if (change[p] == 0) continue;
+        const uint64_t total = last_total_[p] + change[p];
+        const int64_t net = static_cast<int64_t>(total) - layout_.pool_credits[p];
+        std::string detail = fmt::format("pool {}: {} {}", pool_name(config_, layout_, p),
+                                         counted(static_cast<uint64_t>(net < 0 ? -net : net), "credit"),
+                                         net < 0 ? "short" : net > 0 ? "over" : "(back to its grant)");
+        for (int q = 0; q < layout_.pools; ++q)
+            if (q != p && change[q] == -change[p])
+                detail += fmt::format("; pool {} changed by {} in the same cycle: a credit of one pool went to the other",
+                                      pool_name(config_, layout_, q), change[q]);
+        record({o.cycle, "conservation.pool", "link.pool." + pool_name(config_, layout_, p) + ".total",
+                std::to_string(layout_.pool_credits[p]), std::to_string(total), detail});
+        last_total_[p] = total;
+    }
+    for (int p = 0; p < layout_.pools; ++p) {
+        const bool grant_exceeded = o.credits[p] > static_cast<uint32_t>(layout_.pool_credits[p]);
+        if (grant_exceeded && !over_grant_[p])
+            record({o.cycle, "conservation.grant", channel_signal_name(config_, layout_, ChannelSignal::credits, p),
+                    "<= " + std::to_string(layout_.pool_credits[p]), std::to_string(o.credits[p]),
+                    "pool " + pool_name(config_, layout_, p) + " holds more credits than it was granted"});
+        over_grant_[p] = grant_exceeded;
+    }
+    for (int l = 0; l < layout_.lanes; ++l)
+        if ((o.overflow >> l) & 1u)
+            record({o.cycle, "conservation.overflow", channel_signal_name(config_, layout_, ChannelSignal::overflow, l),
+                    "0", "1", "a flit arrived at lane " + lane_name(config_, layout_, l) + " with every slot full"});
+}
+
+// ---- data
+
+ChannelData::ChannelData(const ChannelLinkConfig& config)
+    : config_(config), layout_(layout(config)), sent_(static_cast<size_t>(layout_.lanes)) {}
+
+void ChannelData::step(const ChannelObservation& o) {
+    count_cycle();
+    // Pops first: a flit sent this cycle cannot be popped this cycle.
+    for (int l = 0; l < layout_.lanes; ++l) {
+        if (!((o.pop >> l) & 1u)) continue;
+        const uint32_t got = o.pop_payload[l];
+        const std::string signal = channel_signal_name(config_, layout_, ChannelSignal::pop_payload, l);
+        if (payload_channel(got) != layout_.lane_channel[l])
+            record({o.cycle, "data.cross_channel", signal, "a flit of " + config_.channels[layout_.lane_channel[l]].name,
+                    hex32(got), "lane " + lane_name(config_, layout_, l) + " popped a flit of another channel"});
+        if (sent_[l].empty()) {
+            record({o.cycle, "data.phantom", signal, "nothing", hex32(got),
+                    "lane " + lane_name(config_, layout_, l) + " popped a flit nobody sent to it"});
+            continue;
+        }
+        const uint32_t want = sent_[l].front();
+        sent_[l].pop_front();
+        ++checked_;
+        if (got != want)
+            record({o.cycle, "data.order", signal, hex32(want), hex32(got),
+                    "lane " + lane_name(config_, layout_, l) + " popped a flit out of order, lost or corrupted"});
+    }
+    if (o.send) {
+        const int lane = static_cast<int>(o.send_lane);
+        if (lane >= layout_.lanes || payload_channel(o.send_payload) != layout_.lane_channel[lane]) {
+            record({o.cycle, "data.cross_channel", "link.send_lane",
+                    "a lane of channel " + std::to_string(payload_channel(o.send_payload)), std::to_string(lane),
+                    "a flit was sent to another channel's lane"});
+        } else {
+            sent_[lane].push_back(o.send_payload);
+        }
+    }
+}
+
+// ---- fairness
+
+ChannelFairness::ChannelFairness(const ChannelLinkConfig& config)
+    : config_(config), channels_(static_cast<int>(config.channels.size())) {}
+
+void ChannelFairness::step(const ChannelObservation& o) {
+    count_cycle();
+    const uint32_t all = (1u << channels_) - 1u;
+    const uint32_t eligible = o.eligible & all;
+    if (o.grant & ~eligible) {
+        record({o.cycle, "fairness.ineligible", "link.grant", fmt::format("a subset of eligible = {:#x}", eligible),
+                fmt::format("{:#x}", o.grant), "the arbiter granted a channel without its packet's credits"});
+    }
+    const bool in_progress = o.send && o.grant == 0;
+    if (in_progress) return;   // no arbitration this cycle
+    if (o.grant == 0 && eligible != 0)
+        record({o.cycle, "fairness.idle", "link.grant", fmt::format("one of {:#x}", eligible), "0",
+                "the link was free and a channel had its credits, but nothing was granted"});
+    for (int c = 0; c < channels_; ++c) {
+        const bool granted = (o.grant >> c) & 1u;
+        if (granted || !((eligible >> c) & 1u)) {
+            waited_[c] = 0;
+            continue;
+        }
+        if (o.grant == 0) continue;
+        ++waited_[c];
+        if (waited_[c] > longest_wait_) longest_wait_ = waited_[c];
+        if (waited_[c] == channels_)   // the N-th grant to another: once per wait
+            record({o.cycle, "fairness.starved", "link.grant", "<= " + std::to_string(channels_ - 1) + " grants to others",
+                    std::to_string(waited_[c]),
+                    "channel " + config_.channels[c].name + " had a packet and its credits and was passed over"});
+    }
+}
+
+// ---- sizing
+
+ChannelSizing::ChannelSizing(const ChannelLinkConfig& config, uint64_t window_start)
+    : config_(config), layout_(layout(config)), window_start_(window_start) {}
+
+void ChannelSizing::step(const ChannelObservation& o) {
+    count_cycle();
+    if (o.cycle < window_start_) return;
+    ++window_cycles_;
+    for (int p = 0; p < layout_.pools; ++p)
+        credits_away_[p] += static_cast<uint64_t>(layout_.pool_credits[p]) - std::min<uint64_t>(o.credits[p], layout_.pool_credits[p]);
+    if (!o.send || o.send_lane >= static_cast<uint32_t>(layout_.lanes)) return;
+    ++window_flits_;
+    ++channel_flits_[layout_.lane_channel[o.send_lane]];
+    ++pool_flits_[layout_.lane_pool[o.send_lane]];
+}
+
+double ChannelSizing::channel_throughput(int c) const {
+    return window_cycles_ ? static_cast<double>(channel_flits_[c]) / window_cycles_ : 0.0;
+}
+double ChannelSizing::pool_throughput(int p) const {
+    return window_cycles_ ? static_cast<double>(pool_flits_[p]) / window_cycles_ : 0.0;
+}
+double ChannelSizing::link_share(int c) const {
+    return window_flits_ ? static_cast<double>(channel_flits_[c]) / window_flits_ : 0.0;
+}
+double ChannelSizing::measured_round_trip(int p) const {
+    return pool_flits_[p] ? static_cast<double>(credits_away_[p]) / pool_flits_[p] : 0.0;
+}
+
+void ChannelSizing::finish() {
+    if (window_cycles_ == 0) return;
+    const int rtt = 2 * config_.stages + 2;
+    for (int p = 0; p < layout_.pools; ++p) {
+        // B credits, each used at most once per round trip; B flits of slack for the window's edges
+        // (the credits already out when it opens).
+        const double bound = static_cast<double>(layout_.pool_credits[p]) / rtt +
+                             static_cast<double>(layout_.pool_credits[p]) / window_cycles_ + 1e-9;
+        if (pool_throughput(p) > bound)
+            record({window_start_, "sizing.round_trip", "link.pool." + pool_name(config_, layout_, p) + ".throughput",
+                    fmt::format("<= B / RTT = {} / {} = {:.3f}", layout_.pool_credits[p], rtt,
+                                static_cast<double>(layout_.pool_credits[p]) / rtt),
+                    three_decimals(pool_throughput(p)),
+                    "pool " + pool_name(config_, layout_, p) + " carried more flits than its credits can: credits were made"});
+    }
+}
+
+// ---- lockstep
+
+ChannelLockstep::ChannelLockstep(const ChannelLinkConfig& config)
+    : config_(config), layout_(layout(config)), reported_(std::size(kChannelSignals) * kMaxPools, false) {}
+
+void ChannelLockstep::step(const ChannelObservation& rtl) {
+    count_cycle();
+    bool differs = false;
+    for (const ChannelSignalInfo& info : kChannelSignals) {
+        const int entries = signal_entries(info.shape, layout_);
+        for (int i = 0; i < entries; ++i) {
+            const uint32_t want = signal_value(model_, info.signal, i), got = signal_value(rtl, info.signal, i);
+            if (want == got) continue;
+            differs = true;
+            const size_t slot = static_cast<size_t>(info.signal) * kMaxPools + static_cast<size_t>(i);
+            if (first_ && reported_[slot]) continue;
+            reported_[slot] = true;
+            record({rtl.cycle, "lockstep", channel_signal_name(config_, layout_, info.signal, i), std::to_string(want),
+                    std::to_string(got), "the RTL and the model disagree"});
+        }
+    }
+    if (differs && !first_) first_ = rtl.cycle;
+}
+
+}  // namespace creditloop

@@ -1,0 +1,136 @@
+// The scoreboards of the multi-channel link (docs/channels.md), each fed one ChannelObservation
+// per cycle, with the records and summary every scoreboard keeps (ViolationLog).
+//
+// Checks (Violation::check):
+//   conservation.pool        a pool's total (credits + reserved + forward flits + its lanes'
+//                            occupancy + pending + waiting + on the return path) differs from its
+//                            B. Recorded when it first goes wrong and at every later change. When
+//                            one pool is short and another over by the same count in the same
+//                            cycle, the detail says a credit went to the wrong pool.
+//   conservation.grant       a pool's counter above its B (once per excursion).
+//   conservation.overflow    a flit arrived at a full lane.
+//   data.order               a lane popped a flit other than the next one sent to it.
+//   data.phantom             a lane popped with nothing sent to it.
+//   data.cross_channel       a flit of one channel was sent to, or popped from, another's lane.
+//   fairness.ineligible      a grant to a channel that is not eligible (no packet, or not all
+//                            of its credits).
+//   fairness.idle            the link was free, a channel was eligible, and nothing was granted.
+//   fairness.starved         an eligible channel waited more than N - 1 grants to others.
+//   sizing.round_trip        a pool's credits went round faster than its round trip allows:
+//                            its flits per cycle over the run's second half exceed B / (2L + 2).
+//   lockstep                 an RTL signal differs from the model's (expected = model).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "channel_config.h"
+#include "channel_observation.h"
+#include "scoreboard.h"
+
+namespace creditloop {
+
+class ChannelScoreboard : public ViolationLog {
+public:
+    virtual void step(const ChannelObservation& obs) = 0;
+    std::optional<uint64_t> first_violation_cycle() const {
+        return violations().empty() ? std::nullopt : std::optional<uint64_t>(violations().front().cycle);
+    }
+};
+
+// Names for reports: "REQ", "P.hdr", "P.data", "pool 0 (shared)".
+std::string lane_name(const ChannelLinkConfig& config, const ChannelLayout& layout, int lane);
+std::string pool_name(const ChannelLinkConfig& config, const ChannelLayout& layout, int pool);
+std::string channel_signal_name(const ChannelLinkConfig& config, const ChannelLayout& layout,
+                                ChannelSignal signal, int entry);
+
+class ChannelConservation final : public ChannelScoreboard {
+public:
+    explicit ChannelConservation(const ChannelLinkConfig& config);
+    const char* name() const override { return "conservation"; }
+    void step(const ChannelObservation& obs) override;
+
+private:
+    ChannelLinkConfig config_;
+    ChannelLayout layout_;
+    std::array<uint64_t, kMaxPools> last_total_{};
+    std::array<bool, kMaxPools> over_grant_{};
+};
+
+class ChannelData final : public ChannelScoreboard {
+public:
+    explicit ChannelData(const ChannelLinkConfig& config);
+    const char* name() const override { return "data"; }
+    void step(const ChannelObservation& obs) override;
+    uint64_t flits_checked() const { return checked_; }
+
+    // The channel a payload names (the stimulus puts it in the top 4 bits of every tag).
+    static int payload_channel(uint32_t payload) { return static_cast<int>(payload >> 28); }
+
+private:
+    ChannelLinkConfig config_;
+    ChannelLayout layout_;
+    std::vector<std::deque<uint32_t>> sent_;   // per lane, in order
+    uint64_t checked_ = 0;
+};
+
+class ChannelFairness final : public ChannelScoreboard {
+public:
+    explicit ChannelFairness(const ChannelLinkConfig& config);
+    const char* name() const override { return "fairness"; }
+    void step(const ChannelObservation& obs) override;
+    int longest_wait() const { return longest_wait_; }   // grants to others an eligible channel waited
+
+private:
+    ChannelLinkConfig config_;
+    int channels_;
+    std::array<int, kMaxChannels> waited_{};
+    int longest_wait_ = 0;
+};
+
+// Per channel and pool, over the run's second half (the seeds' steady-state window).
+class ChannelSizing final : public ChannelScoreboard {
+public:
+    ChannelSizing(const ChannelLinkConfig& config, uint64_t window_start);
+    const char* name() const override { return "sizing"; }
+    void step(const ChannelObservation& obs) override;
+    void finish() override;
+
+    uint64_t window_cycles() const { return window_cycles_; }
+    double channel_throughput(int channel) const;   // flits per cycle
+    double pool_throughput(int pool) const;
+    double link_share(int channel) const;           // of the flits sent in the window
+    // Little's law: credits away from the sender / flits per cycle (0 if nothing was sent).
+    double measured_round_trip(int pool) const;
+
+private:
+    ChannelLinkConfig config_;
+    ChannelLayout layout_;
+    uint64_t window_start_;
+    uint64_t window_cycles_ = 0;
+    uint64_t window_flits_ = 0;
+    std::array<uint64_t, kMaxChannels> channel_flits_{};
+    std::array<uint64_t, kMaxPools> pool_flits_{}, credits_away_{};
+};
+
+class ChannelLockstep final : public ChannelScoreboard {
+public:
+    explicit ChannelLockstep(const ChannelLinkConfig& config);
+    const char* name() const override { return "lockstep"; }
+    void expect(const ChannelObservation& model) { model_ = model; }
+    void step(const ChannelObservation& rtl) override;
+    std::optional<uint64_t> first_divergence_cycle() const { return first_; }
+
+private:
+    ChannelLinkConfig config_;
+    ChannelLayout layout_;
+    ChannelObservation model_;
+    std::vector<bool> reported_;
+    std::optional<uint64_t> first_;
+};
+
+}  // namespace creditloop

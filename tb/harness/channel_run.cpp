@@ -1,0 +1,135 @@
+#include "channel_run.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "channel_model.h"
+#include "channel_scoreboards.h"
+#include "closed_forms.h"
+
+namespace creditloop {
+
+ChannelStimulus::ChannelStimulus(const ChannelLinkConfig& config, uint64_t seed) : config_(config), rng_(seed) {}
+
+const ChannelInputs& ChannelStimulus::next(uint64_t cycle) {
+    ChannelInputs& in = inputs_;
+    in.have = 0;
+    in.drain = 0;
+    for (size_t c = 0; c < config_.channels.size(); ++c) {
+        const ChannelTraffic& t = config_.channels[c].traffic;
+        // Arrivals, then the consumer; the same draws in the same order every run.
+        if (rng_.chance(t.load) && queues_[c].size() < kQueueLimit) {
+            const uint64_t span = static_cast<uint64_t>(t.max_bytes - t.min_bytes) + 1;
+            const uint32_t bytes = static_cast<uint32_t>(t.min_bytes) + static_cast<uint32_t>(rng_.next() % span);
+            const uint32_t tag = (static_cast<uint32_t>(c) << 28) | ((sequence_[c]++ << 8) & 0x0fffff00u);
+            queues_[c].push_back({bytes, tag});
+            ++offered_[c];
+        }
+        const bool drain = t.drain_every > 0 ? cycle % static_cast<uint64_t>(t.drain_every) == 0 : rng_.chance(t.drain);
+        if (drain) in.drain |= 1u << c;
+        if (!queues_[c].empty()) {
+            in.have |= 1u << c;
+            in.bytes[c] = queues_[c].front().bytes;
+            in.tag[c] = queues_[c].front().tag;
+        } else {
+            in.bytes[c] = 0;
+            in.tag[c] = 0;
+        }
+    }
+    return in;
+}
+
+void ChannelStimulus::granted(uint32_t grant_mask) {
+    for (size_t c = 0; c < config_.channels.size(); ++c)
+        if (((grant_mask >> c) & 1u) && !queues_[c].empty()) queues_[c].pop_front();
+}
+
+ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const ChannelRunOptions& options) {
+    const ChannelLinkConfig& config = spec.config;
+    const ChannelLayout lay = layout(config);
+    ChannelRunResult result;
+    result.source = dut ? "rtl" : "model";
+    result.cycles = spec.cycles;
+    result.window_start = spec.cycles / 2;
+    result.closed_form_round_trip = round_trip_cycles(config.stages);
+
+    ChannelModel model(config);
+    ChannelStimulus stimulus(config, spec.seed);
+    ChannelConservation conservation(config);
+    ChannelData data(config);
+    ChannelFairness fairness(config);
+    ChannelSizing sizing(config, result.window_start);
+    ChannelLockstep lockstep(config);
+    std::vector<ChannelScoreboard*> boards = {&conservation, &data, &fairness, &sizing};
+    if (dut) boards.push_back(&lockstep);
+
+    std::array<uint64_t, kMaxChannels> model_flits{};
+    bool tracing = false;
+    if (dut) {
+        dut->reset();
+        if (!options.trace_path.empty() && options.trace_from == 0) tracing = dut->open_trace(options.trace_path).empty();
+    }
+    ChannelObservation rtl_obs;
+    std::optional<uint64_t> stop_at;
+    uint64_t cycle = 0;
+    for (; cycle < spec.cycles; ++cycle) {
+        if (dut && !tracing && !options.trace_path.empty() && cycle == options.trace_from)
+            tracing = dut->open_trace(options.trace_path).empty();
+        const ChannelInputs& in = stimulus.next(cycle);
+        const ChannelObservation& model_obs = model.evaluate(in);
+        if (cycle >= result.window_start && model_obs.send)
+            ++model_flits[lay.lane_channel[std::min<uint32_t>(model_obs.send_lane, kMaxLanes - 1)]];
+        const ChannelObservation* observed = &model_obs;
+        if (dut) {
+            dut->step(in, rtl_obs);
+            rtl_obs.cycle = cycle;
+            lockstep.expect(model_obs);
+            observed = &rtl_obs;
+        }
+        for (ChannelScoreboard* board : boards) board->step(*observed);
+        stimulus.granted(observed->grant);
+        model.update();
+        if (!stop_at && options.stop_after_violation) {
+            for (ChannelScoreboard* board : boards)
+                if (!board->ok()) stop_at = cycle + *options.stop_after_violation;
+        }
+        if (stop_at && cycle >= *stop_at) {
+            ++cycle;
+            break;
+        }
+    }
+    result.cycles = cycle;
+    for (ChannelScoreboard* board : boards) board->finish();
+    if (dut) {
+        dut->close_trace();
+        result.rtl_assertion_cycle = dut->first_assertion_cycle();
+    }
+
+    uint64_t window_flits = 0;
+    for (int c = 0; c < lay.channels; ++c) {
+        ChannelStats s;
+        s.name = config.channels[c].name;
+        s.throughput = sizing.channel_throughput(c);
+        s.share = sizing.link_share(c);
+        s.model_throughput = sizing.window_cycles() ? static_cast<double>(model_flits[c]) / sizing.window_cycles() : 0.0;
+        result.link_throughput += s.throughput;
+        window_flits += model_flits[c];
+        result.channels.push_back(s);
+    }
+    for (int p = 0; p < lay.pools; ++p)
+        result.pools.push_back({pool_name(config, lay, p), lay.pool_credits[p], sizing.pool_throughput(p),
+                                sizing.measured_round_trip(p)});
+    result.longest_wait = fairness.longest_wait();
+    for (ChannelScoreboard* board : boards) {
+        result.scoreboards.push_back({board->name(), board->summary(), board->cycles_checked(), board->violation_count()});
+        result.violation_count += board->violation_count();
+        result.violations.insert(result.violations.end(), board->violations().begin(), board->violations().end());
+    }
+    std::stable_sort(result.violations.begin(), result.violations.end(),
+                     [](const Violation& a, const Violation& b) { return a.cycle < b.cycle; });
+    if (!result.violations.empty()) result.first_violation_cycle = result.violations.front().cycle;
+    result.passed = result.violation_count == 0 && !result.rtl_assertion_cycle;
+    return result;
+}
+
+}  // namespace creditloop

@@ -1,0 +1,361 @@
+// The multi-channel link's golden model and scoreboards (docs/channels.md) against independent
+// references: today's single-channel model and the seeds' tables for one channel, hand-worked
+// traces, closed forms, and each check fed a fault it must catch.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "channel_config.h"
+#include "channel_model.h"
+#include "channel_run.h"
+#include "channel_scoreboards.h"
+#include "closed_forms.h"
+#include "credit_loop_model.h"
+#include "seed_tables.h"
+
+using namespace creditloop;
+
+namespace {
+
+ChannelLinkConfig one_channel(int stages, int credits, int batch) {
+    ChannelLinkConfig c;
+    c.stages = stages;
+    ChannelSpec ch;
+    ch.name = "C0";
+    ch.credits = credits;
+    ch.batch = batch;
+    c.channels.push_back(ch);
+    return c;
+}
+
+// Seeds 000/001's set-up on one channel: a packet every cycle, drain every Nth cycle.
+ChannelRunSpec seed_channel_run(int stages, int credits, int batch, int drain_every) {
+    ChannelRunSpec spec;
+    spec.config = one_channel(stages, credits, batch);
+    spec.config.channels[0].traffic.drain_every = drain_every;
+    spec.cycles = seeds::kSeedCycles;
+    return spec;
+}
+
+std::vector<ChannelObservation> trace(const ChannelLinkConfig& config, uint64_t cycles, uint64_t seed = 1) {
+    ChannelModel model(config);
+    ChannelStimulus stimulus(config, seed);
+    std::vector<ChannelObservation> out;
+    for (uint64_t t = 0; t < cycles; ++t) {
+        out.push_back(model.evaluate(stimulus.next(t)));
+        stimulus.granted(out.back().grant);
+        model.update();
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("one channel of one-flit packets is today's link, cycle for cycle", "[channels][model]") {
+    for (const auto& [stages, credits, batch, drain_every] :
+         std::vector<std::array<int, 4>>{{4, 12, 1, 1}, {1, 2, 1, 1}, {4, 12, 4, 1}, {8, 6, 2, 2}, {2, 3, 1, 3}}) {
+        INFO("L=" << stages << " B=" << credits << " K=" << batch << " drain every " << drain_every);
+        CreditLoopModel reference(LinkConfig{stages, credits, batch, 32});
+        reference.reset();
+        ChannelLinkConfig config = one_channel(stages, credits, batch);
+        ChannelModel model(config);
+        for (uint64_t t = 0; t < 400; ++t) {
+            LinkInputs li;
+            li.want_send = true;
+            li.payload = static_cast<uint32_t>(t);
+            li.drain = t % static_cast<uint64_t>(drain_every) == 0;
+            ChannelInputs ci;
+            ci.have = 1;
+            ci.bytes[0] = 1;
+            ci.tag[0] = static_cast<uint32_t>(t) << 8;
+            ci.drain = li.drain ? 1 : 0;
+            const Observation& r = reference.evaluate(li);
+            const ChannelObservation& o = model.evaluate(ci);
+            INFO("cycle " << t);
+            REQUIRE(o.send == r.send);
+            REQUIRE(o.grant == (r.send ? 1u : 0u));
+            REQUIRE(o.credits[0] == r.credits);
+            REQUIRE(o.fwd_flits[0] == r.fwd_flits);
+            REQUIRE(o.occupancy[0] == r.occupancy);
+            REQUIRE((o.pop & 1u) == (r.pop ? 1u : 0u));
+            REQUIRE(o.pending[0] == r.pending_returns);
+            REQUIRE(o.return_flight[0] == r.return_flight);
+            REQUIRE(o.credits_arriving[0] == r.credits_arriving);
+            REQUIRE(o.credits_returned[0] == r.credits_returned);
+            reference.update();
+            model.update();
+        }
+    }
+}
+
+TEST_CASE("one channel reproduces seed 001's and seed 000's tables to the printed digit", "[channels][model][seed001][seed000]") {
+    for (const auto& row : seeds::kSeed001Rows) {
+        for (size_t i = 0; i < seeds::kSeed001Buffers.size(); ++i) {
+            const ChannelRunResult r =
+                run_channels(nullptr, seed_channel_run(row.stages, seeds::kSeed001Buffers[i], 1, row.drain_every));
+            INFO("L=" << row.stages << " B=" << seeds::kSeed001Buffers[i] << " drain every " << row.drain_every);
+            CHECK(three_decimals(r.link_throughput) == row.throughput[i]);
+            CHECK(r.passed);
+        }
+    }
+    for (size_t i = 0; i < seeds::kSeed000Batches.size(); ++i) {
+        const ChannelRunResult r =
+            run_channels(nullptr, seed_channel_run(seeds::kSeed000Stages, seeds::kSeed000Buffer, seeds::kSeed000Batches[i], 1));
+        INFO("K=" << seeds::kSeed000Batches[i]);
+        CHECK(three_decimals(r.link_throughput) == seeds::kSeed000Throughput[i]);
+        CHECK(r.passed);
+    }
+}
+
+TEST_CASE("hand-worked trace: a three-flit packet holds the link, then round-robin", "[channels][model][trace]") {
+    // L = 1. Channel A: 4 credits, one-byte unit, 3-byte packets (3 flits, 3 credits).
+    // Channel B: 2 credits, 1-byte packets. Both saturate, both drain.
+    ChannelLinkConfig c;
+    c.stages = 1;
+    ChannelSpec a, b;
+    a.name = "A";
+    a.credits = 4;
+    a.traffic.min_bytes = a.traffic.max_bytes = 3;
+    b.name = "B";
+    b.credits = 2;
+    c.channels = {a, b};
+    const auto t = trace(c, 12);
+    // Cycle 0: both eligible; channel 0 first after reset. All 3 of A's credits are taken.
+    CHECK(t[0].eligible == 0b11);
+    CHECK(t[0].grant == 0b01);
+    CHECK(t[0].send_payload == 0x00000000u);
+    // Cycles 1, 2: A's flits 1 and 2, no grant; 3 credits were taken at once, 2 reserved then 1.
+    CHECK(t[1].grant == 0);
+    CHECK(t[1].send);
+    CHECK(t[1].send_payload == 1u);
+    CHECK(t[1].credits[0] == 1);
+    CHECK(t[1].reserved[0] == 2);
+    CHECK(t[2].send_payload == 2u);
+    CHECK(t[2].reserved[0] == 1);
+    // Cycle 3: B (round-robin after A); A has 1 + 1 returned credit, not the 3 it needs.
+    CHECK(t[3].grant == 0b10);
+    CHECK(t[3].send_lane == 1u);
+    CHECK(t[3].send_payload == 0x10000000u);
+    // A's head flit (sent 0) arrives in 1 (t + L), is popped in 2, its credit reaches the sender
+    // in 3 (t + 2L + 1): A holds 1 + 1 + 1 = 3 in cycle 5 and is granted as soon as B is not.
+    CHECK(t[3].credits_arriving[0] == 1);
+    CHECK(t[4].credits[0] == 2);
+    CHECK(t[4].grant == 0b10);   // B again: A still needs 3
+    CHECK(t[5].credits[0] == 3);
+    CHECK(t[5].grant == 0b01);
+    for (const auto& o : t) {
+        CHECK(pool_total(o, layout(c), 0) == 4);
+        CHECK(pool_total(o, layout(c), 1) == 2);
+    }
+}
+
+TEST_CASE("header and data credits are taken together (PCIe)", "[channels][model]") {
+    ChannelLinkConfig c;
+    c.stages = 2;
+    c.shared_return = true;
+    ChannelSpec p;
+    p.name = "P";
+    p.split = true;
+    p.credits = 2;
+    p.data_credits = 4;
+    p.unit = 16;
+    p.traffic.min_bytes = p.traffic.max_bytes = 48;   // one header flit + 3 data flits
+    p.traffic.drain = 0.0;                             // nothing comes back
+    c.channels = {p};
+    const auto t = trace(c, 20);
+    CHECK(t[0].grant == 1);
+    CHECK(t[0].send_lane == 0u);                       // header lane
+    for (int i = 1; i <= 3; ++i) {
+        CHECK(t[i].send_lane == 1u);                   // data lane
+        CHECK(t[i].grant == 0);
+    }
+    CHECK(t[1].credits[0] == 1);                       // one header credit
+    CHECK(t[1].credits[1] == 1);                       // three data credits
+    // Header credits remain (1) but the data pool has 1 < 3: the next packet waits whole.
+    for (int i = 4; i < 20; ++i) {
+        CHECK(t[i].eligible == 0);
+        CHECK_FALSE(t[i].send);
+    }
+}
+
+TEST_CASE("the presets run clean on the model", "[channels][model][presets]") {
+    for (const auto& name : channel_presets()) {
+        ChannelRunSpec spec;
+        spec.config = *channel_preset(name);
+        REQUIRE_FALSE(validate(spec.config));
+        spec.cycles = 20000;
+        const ChannelRunResult r = run_channels(nullptr, spec);
+        INFO(name << ": " << (r.first_violation() ? r.first_violation()->check + " " + r.first_violation()->detail : ""));
+        CHECK(r.passed);
+        CHECK(r.link_throughput > 0.1);
+        CHECK(r.longest_wait <= static_cast<int>(spec.config.channels.size()) - 1);
+    }
+}
+
+TEST_CASE("head-of-line: per-channel pools keep min(share, B / RTT), a shared pool collapses", "[channels][model][hol]") {
+    for (const auto& [channels, credits, stages] : std::vector<std::array<int, 3>>{{4, 4, 4}, {4, 2, 4}, {3, 8, 2}, {2, 3, 4}}) {
+        const int rtt = round_trip_cycles(stages);
+        ChannelRunSpec per;
+        per.config = hol_config(channels, credits, stages, false);
+        per.cycles = 6000;
+        const ChannelRunResult r = run_channels(nullptr, per);
+        INFO(channels << " channels, B = " << credits << ", L = " << stages);
+        CHECK(r.passed);
+        for (int c = 1; c < channels; ++c)
+            CHECK(r.channels[c].throughput == Approx(hol_per_channel_throughput(channels - 1, credits, rtt)).margin(0.002));
+        CHECK(r.channels[0].throughput == 0.0);
+        ChannelRunSpec shared = per;
+        shared.config = hol_config(channels, credits, stages, true);
+        const ChannelRunResult s = run_channels(nullptr, shared);
+        CHECK(s.passed);
+        for (int c = 1; c < channels; ++c) CHECK(s.channels[c].throughput == hol_shared_pool_throughput());
+    }
+}
+
+TEST_CASE("bad channel descriptions get one line naming the problem", "[channels][config]") {
+    ChannelLinkConfig none;
+    CHECK(validate(none)->find("no channels") != std::string::npos);
+    ChannelLinkConfig zero = *channel_preset("ib");
+    zero.channels[1].credits = 0;
+    CHECK(validate(zero)->find("credits = 0") != std::string::npos);
+    ChannelLinkConfig big = *channel_preset("pcie");
+    big.channels[0].traffic.max_bytes = 1024;   // 64 data credits > 32
+    CHECK(validate(big)->find("more than the pool") != std::string::npos);
+    ChannelLinkConfig chi = *channel_preset("chi");
+    chi.channels[3].credits = 16;
+    CHECK(validate(chi)->find("at most 15") != std::string::npos);
+    ChannelSpec spec;
+    CHECK(apply_channel_text(spec, "name=REQ,credits=9,bytes=1-64,load=0.5").empty());
+    CHECK(spec.credits == 9);
+    CHECK(spec.traffic.max_bytes == 64);
+    CHECK(apply_channel_text(spec, "colour=red").find("unknown key 'colour'") != std::string::npos);
+    CHECK(apply_channel_text(spec, "credits=x").find("whole number") != std::string::npos);
+}
+
+TEST_CASE("packet cost is max(1, ceil(size / unit)) (seed 003's calc_credits)", "[channels][config]") {
+    ChannelSpec plain;
+    plain.unit = 16;
+    CHECK(packet_cost(plain, 0).flits == 1);
+    CHECK(packet_cost(plain, 16).header_credits == 1);
+    CHECK(packet_cost(plain, 17).header_credits == 2);
+    ChannelSpec split = plain;
+    split.split = true;
+    CHECK(packet_cost(split, 0).flits == 1);
+    CHECK(packet_cost(split, 0).data_credits == 0);
+    CHECK(packet_cost(split, 256).data_credits == 16);
+    CHECK(packet_cost(split, 256).flits == 17);
+}
+
+// ---- each check fires on a fault it exists for
+
+namespace {
+ChannelLinkConfig two_plain() {
+    ChannelLinkConfig c = hol_config(2, 4, 2, false);
+    c.channels[0].traffic.drain = 1.0;
+    return c;
+}
+ChannelObservation idle(const ChannelLinkConfig& c, uint64_t cycle) {
+    ChannelObservation o;
+    o.cycle = cycle;
+    const ChannelLayout l = layout(c);
+    for (int p = 0; p < l.pools; ++p) o.credits[p] = static_cast<uint32_t>(l.pool_credits[p]);
+    return o;
+}
+bool fired(const ChannelScoreboard& board, const std::string& check, uint64_t cycle) {
+    return !board.violations().empty() && board.violations().front().check == check &&
+           board.violations().front().cycle == cycle;
+}
+}  // namespace
+
+TEST_CASE("conservation names a credit returned to the wrong pool", "[channels][scoreboards]") {
+    const auto c = two_plain();
+    ChannelConservation board(c);
+    board.step(idle(c, 0));
+    ChannelObservation o = idle(c, 1);
+    o.credits[0] = 3;   // pool C0 one short
+    o.credits[1] = 5;   // pool C1 one over
+    board.step(o);
+    REQUIRE(fired(board, "conservation.pool", 1));
+    CHECK(board.violations().front().detail.find("went to the other") != std::string::npos);
+    CHECK(board.violations()[1].check == "conservation.pool");    // and pool C1 over
+    CHECK(board.violations()[2].check == "conservation.grant");   // 5 > 4 as well
+}
+
+TEST_CASE("data catches order, phantoms and flits crossing channels", "[channels][scoreboards]") {
+    const auto c = two_plain();
+    ChannelData board(c);
+    ChannelObservation o = idle(c, 0);
+    o.send = 1;
+    o.send_lane = 1;
+    o.send_payload = 0x00000100;   // channel 0's flit on channel 1's lane
+    board.step(o);
+    CHECK(fired(board, "data.cross_channel", 0));
+    ChannelData order(c);
+    for (uint32_t i = 0; i < 2; ++i) {
+        ChannelObservation s = idle(c, i);
+        s.send = 1;
+        s.send_lane = 0;
+        s.send_payload = i << 8;
+        order.step(s);
+    }
+    ChannelObservation p = idle(c, 5);
+    p.pop = 1;
+    p.pop_payload[0] = 1u << 8;   // the second flit first
+    order.step(p);
+    CHECK(fired(order, "data.order", 5));
+    ChannelData phantom(c);
+    ChannelObservation q = idle(c, 3);
+    q.pop = 2;
+    q.pop_payload[1] = 0x10000000;
+    phantom.step(q);
+    CHECK(fired(phantom, "data.phantom", 3));
+}
+
+TEST_CASE("fairness catches a grant without credits, an idle arbiter and starvation", "[channels][scoreboards]") {
+    ChannelLinkConfig c = hol_config(3, 4, 2, false);
+    ChannelFairness ineligible(c);
+    ChannelObservation o = idle(c, 2);
+    o.eligible = 0b001;
+    o.grant = 0b010;
+    o.send = 1;
+    ineligible.step(o);
+    CHECK(fired(ineligible, "fairness.ineligible", 2));
+    ChannelFairness stall(c);
+    ChannelObservation s = idle(c, 4);
+    s.eligible = 0b100;
+    stall.step(s);
+    CHECK(fired(stall, "fairness.idle", 4));
+    ChannelFairness starve(c);
+    for (uint64_t t = 0; t < 3; ++t) {   // channel 2 eligible throughout, 0 and 1 take turns
+        ChannelObservation g = idle(c, t);
+        g.eligible = 0b111;
+        g.grant = t % 2 ? 0b010 : 0b001;
+        g.send = 1;
+        starve.step(g);
+    }
+    CHECK(fired(starve, "fairness.starved", 2));   // the third grant to others: N - 1 = 2 exceeded
+}
+
+TEST_CASE("sizing catches a pool carrying more than B / RTT", "[channels][scoreboards]") {
+    ChannelLinkConfig c = hol_config(1, 2, 4, false);   // B / RTT = 0.2
+    ChannelSizing board(c, 0);
+    for (uint64_t t = 0; t < 100; ++t) {
+        ChannelObservation o = idle(c, t);
+        o.send = t % 2 == 0;   // 0.5 flits per cycle
+        board.step(o);
+    }
+    board.finish();
+    REQUIRE(board.violation_count() == 1);
+    CHECK(board.violations().front().check == "sizing.round_trip");
+}
+
+TEST_CASE("lockstep reports the first divergent signal by pool name", "[channels][scoreboards]") {
+    const auto c = *channel_preset("pcie");
+    ChannelLockstep board(c);
+    ChannelObservation model = idle(c, 7), rtl = idle(c, 7);
+    rtl.credits[3] = 1;
+    board.expect(model);
+    board.step(rtl);
+    REQUIRE(fired(board, "lockstep", 7));
+    CHECK(board.violations().front().signal == "link.pool.NP.data.credits");
+}
