@@ -103,6 +103,7 @@ std::optional<std::string> validate(const ChannelLinkConfig& config) {
                        ": need 0 <= MIN <= MAX <= 65535");
         if (!(t.load >= 0.0 && t.load <= 1.0)) return bad(who + "load must be a probability in [0, 1]");
         if (!(t.drain >= 0.0 && t.drain <= 1.0)) return bad(who + "drain must be a probability in [0, 1]");
+        if (t.drain_every < 0) return bad(who + "drain_every must be 0 (off) or a period of at least 1 cycle");
         // A packet that costs more than its pool holds would wait at the head forever.
         const PacketCost cost = packet_cost(c, t.max_bytes);
         const ChannelLayout l = layout(config);
@@ -246,6 +247,7 @@ std::string apply_channel_text(ChannelSpec& channel, const std::string& text) {
         else if (key == "unit") error = number(channel.unit);
         else if (key == "load") error = probability(channel.traffic.load);
         else if (key == "drain") error = probability(channel.traffic.drain);
+        else if (key == "drain_every") error = number(channel.traffic.drain_every);
         else if (key == "bytes") {
             const auto dash = value.find('-');
             const std::string saved = value;
@@ -270,7 +272,7 @@ std::string apply_channel_text(ChannelSpec& channel, const std::string& text) {
             channel.traffic.max_bytes = hi;
         } else {
             return "--channel: unknown key '" + key +
-                   "' (known: name, credits, data, batch, data_batch, unit, bytes, load, drain)";
+                   "' (known: name, credits, data, batch, data_batch, unit, bytes, load, drain, drain_every)";
         }
         if (!error.empty()) return error;
     }

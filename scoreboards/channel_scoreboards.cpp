@@ -168,7 +168,8 @@ double ChannelSizing::link_share(int c) const {
     return window_flits_ ? static_cast<double>(channel_flits_[c]) / window_flits_ : 0.0;
 }
 double ChannelSizing::measured_round_trip(int p) const {
-    return pool_flits_[p] ? static_cast<double>(credits_away_[p]) / pool_flits_[p] : 0.0;
+    // + 1: the cycle a credit is spent in counts too (seed 001: sent in t, spent again in t + RTT).
+    return pool_flits_[p] ? static_cast<double>(credits_away_[p]) / pool_flits_[p] + 1.0 : 0.0;
 }
 
 void ChannelSizing::finish() {

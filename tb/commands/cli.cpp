@@ -11,6 +11,8 @@ namespace creditloop {
 
 const char* const kUsage =
     "usage: creditloop run [options]      check one configuration of the link against the model\n"
+    "       creditloop run --preset NAME  the multi-channel link (chi, pcie, ib), per-channel report\n"
+    "       creditloop hol [options]      head-of-line table: one shared pool against a pool per channel\n"
     "       creditloop regress [options]  the regression (make sim)\n"
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
     "       creditloop size [options]     the buffer a link needs, in bytes and credits\n"

@@ -1,5 +1,7 @@
 // creditloop: check credit-based flow-control RTL against the golden model.
 //   creditloop run [options]       one configuration, a readable summary or --json
+//   creditloop run --preset NAME   the multi-channel link: chi, pcie or ib (run --preset chi --help)
+//   creditloop hol [options]       the head-of-line table: shared pool against per-channel pools
 //   creditloop regress [options]   the regression behind `make sim`
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "channels_command.h"
 #include "block_swap.h"
 #include "dut_library.h"
 #include "gtkw.h"
@@ -149,6 +152,12 @@ int main(int argc, char** argv) {
     const std::string sub = args[0];
     args.erase(args.begin());
     ParseError error;
+    if (sub == "run" && is_channel_run(args)) {
+        auto cmd = parse_channel_run(args, error);
+        if (!cmd) return parse_failed(error);
+        return run_channel_command(*cmd);
+    }
+    if (sub == "hol") return run_hol(args);
     if (sub == "run") {
         auto cmd = parse_run(args, error);
         if (!cmd) return parse_failed(error);
@@ -169,5 +178,5 @@ int main(int argc, char** argv) {
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'sweep', 'size', 'policies' or 'speed' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'hol', 'sweep', 'size', 'policies' or 'speed' (see 'creditloop --help')");
 }

@@ -1,0 +1,103 @@
+// channel_link_observed: the testbench top the harness drives for the multi-channel link
+// (docs/channels.md, last section). It wraps a channel_link (instance `dut`), gives it the low
+// NCH channels of fixed-width inputs, and brings out its functional ports and the state the
+// scoreboards observe inside it, at fixed widths (8 channels, 16 lanes, 16 pools), so one port
+// list (cpp_models/channel_signals.def) serves every configuration. Entries beyond NCH, NLANE and
+// NPOOL are 0; input entries beyond NCH are ignored.
+//
+// Parameters: those of channel_link, passed down unchanged (see its header for their encoding).
+// Ports: inputs and the functional outputs as channel_link's; then, with the timing of
+// channel_link's header (counts at the start of the cycle, events this cycle):
+//   arrive, arrive_lane     the flit leaving the last forward stage, and its lane.
+//   occupancy[l*16 +: 16]   flits lane l holds; overflow[l] a flit arrives at a full lane.
+//   per pool p, [p*16 +: 16]: credits, reserved, fwd_flits (flits on the forward link whose lane
+//   is in pool p), pending, waiting, return_flight (the pool's credits in its return stages),
+//   credits_arriving, credits_returned.
+// The observation is read from channel_link's internal signals by name (dut.credits, ...), as
+// credit_link_observed reads its bound probe: the design keeps only its functional ports.
+module channel_link_observed #(
+  parameter int NCH = 1,
+  parameter int NLANE = 1,
+  parameter int NPOOL = 1,
+  parameter int L = 4,
+  parameter int SHARED_RET = 0,
+  parameter logic [8*8-1:0]   CH_LANE = '0,
+  parameter logic [7:0]       CH_SPLIT = '0,
+  parameter logic [8*16-1:0]  CH_UNIT = {8{16'd1}},
+  parameter logic [16*8-1:0]  LANE_CH = '0,
+  parameter logic [16*8-1:0]  LANE_POOL = '0,
+  parameter logic [16*16-1:0] POOL_B = {16{16'd12}},
+  parameter logic [16*16-1:0] POOL_K = {16{16'd1}},
+  parameter logic [15:0]      POOL_FULL_RATE = '0
+) (
+  input  logic           clk,
+  input  logic           rst_n,
+  // Fixed widths: the entries past NCH are not used by this configuration.
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic [7:0]     have,
+  input  logic [127:0]   bytes,
+  input  logic [255:0]   tag,
+  input  logic [7:0]     drain,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic [7:0]     grant,
+  output logic [7:0]     eligible,
+  output logic           send,
+  output logic [7:0]     send_lane,
+  output logic [31:0]    send_payload,
+  output logic           arrive,
+  output logic [7:0]     arrive_lane,
+  output logic [15:0]    pop,
+  output logic [511:0]   pop_payload,
+  output logic [255:0]   occupancy,
+  output logic [15:0]    overflow,
+  // per pool, 16 bits each
+  output logic [255:0]   credits,
+  output logic [255:0]   reserved,
+  output logic [255:0]   fwd_flits,
+  output logic [255:0]   pending,
+  output logic [255:0]   waiting,
+  output logic [255:0]   return_flight,
+  output logic [255:0]   credits_arriving,
+  output logic [255:0]   credits_returned
+);
+  logic [NCH-1:0]      grant_n, eligible_n;
+  logic [NLANE-1:0]    pop_n;
+  logic [NLANE*32-1:0] pop_payload_n;
+
+  channel_link #(
+    .NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .SHARED_RET(SHARED_RET),
+    .CH_LANE(CH_LANE), .CH_SPLIT(CH_SPLIT), .CH_UNIT(CH_UNIT), .LANE_CH(LANE_CH), .LANE_POOL(LANE_POOL),
+    .POOL_B(POOL_B), .POOL_K(POOL_K), .POOL_FULL_RATE(POOL_FULL_RATE)
+  ) dut (
+    .clk,
+    .rst_n,
+    .have         (have[NCH-1:0]),
+    .bytes        (bytes[NCH*16-1:0]),
+    .tag          (tag[NCH*32-1:0]),
+    .drain        (drain[NCH-1:0]),
+    .grant        (grant_n),
+    .eligible     (eligible_n),
+    .send,
+    .send_lane,
+    .send_payload,
+    .pop          (pop_n),
+    .pop_payload  (pop_payload_n)
+  );
+
+  assign grant            = 8'(grant_n);
+  assign eligible         = 8'(eligible_n);
+  assign pop              = 16'(pop_n);
+  assign pop_payload      = 512'(pop_payload_n);
+  assign arrive           = dut.arrive;
+  assign arrive_lane      = dut.arrive_lane;
+  assign occupancy        = 256'(dut.occupancy);
+  assign overflow         = 16'(dut.overflow);
+  assign credits          = 256'(dut.credits);
+  assign reserved         = 256'(dut.reserved);
+  assign fwd_flits        = 256'(dut.fwd_flits);
+  assign pending          = 256'(dut.pending);
+  assign waiting          = 256'(dut.waiting);
+  assign return_flight    = 256'(dut.return_flight);
+  assign credits_arriving = 256'(dut.credits_arriving);
+  assign credits_returned = 256'(dut.credits_returned);
+endmodule

@@ -1,0 +1,437 @@
+// MUTANT (bug class: a multi-credit packet charged one credit), seed 003's calc_credits skipped:
+// the sender checks the packet's whole cost but takes one credit at the grant, for the head
+// flit, reserves nothing for the rest, and the later flits go on the link uncharged. Every packet
+// of n flits creates n - 1 credits; the lanes overflow once the extra credits are spent.
+// Caught at the edge after the grant of the first multi-flit packet by lockstep (credits and
+// reserved differ from the model's); conservation follows one cycle later, when the second flit
+// is on the link with no credit behind it. Invisible while every packet is one flit.
+// Identical to rtl/channels/channel_link.sv except for the lines marked MUTANT.
+// creditloop-mutant: replaces=channels/channel_link.sv
+// creditloop-mutant: class=multi-credit packet charged one credit
+// creditloop-mutant: source=seed 003
+// creditloop-mutant: expect=lockstep
+module channel_link #(
+  parameter int NCH = 1,
+  parameter int NLANE = 1,
+  parameter int NPOOL = 1,
+  parameter int L = 4,
+  parameter int SHARED_RET = 0,
+  parameter logic [8*8-1:0]   CH_LANE = '0,
+  parameter logic [7:0]       CH_SPLIT = '0,
+  parameter logic [8*16-1:0]  CH_UNIT = {8{16'd1}},
+  parameter logic [16*8-1:0]  LANE_CH = '0,
+  parameter logic [16*8-1:0]  LANE_POOL = '0,
+  parameter logic [16*16-1:0] POOL_B = {16{16'd12}},
+  parameter logic [16*16-1:0] POOL_K = {16{16'd1}},
+  parameter logic [15:0]      POOL_FULL_RATE = '0
+) (
+  input  logic                 clk,
+  input  logic                 rst_n,
+  input  logic [NCH-1:0]       have,
+  input  logic [NCH*16-1:0]    bytes,
+  input  logic [NCH*32-1:0]    tag,
+  input  logic [NCH-1:0]       drain,
+  // link.sender: the arbiter and the flit in
+  output logic [NCH-1:0]       grant,
+  output logic [NCH-1:0]       eligible,
+  output logic                 send,
+  output logic [7:0]           send_lane,
+  output logic [31:0]          send_payload,
+  // link.rx: the flits out
+  output logic [NLANE-1:0]     pop,
+  output logic [NLANE*32-1:0]  pop_payload
+);
+  // A flit on the forward link: {valid, lane, payload}.
+  localparam int FW = 1 + 8 + 32;
+  // A message on the shared return path: {pool, count}; a count of 0 is no message.
+  localparam int MW = 4 + 16;
+  localparam int RTT = 2 * L + 2;
+
+  // The parameter tables, one entry at a time (out-of-range entries read as 0 or 1 so that a bad
+  // table reaches the $error checks below instead of failing on a select).
+  function automatic int ch_lane(int c);
+    return (c >= 0 && c < 8) ? int'(CH_LANE[c*8 +: 8]) : 0;
+  endfunction
+  function automatic bit ch_split(int c);
+    return (c >= 0 && c < 8) ? CH_SPLIT[c] : 1'b0;
+  endfunction
+  function automatic int ch_unit(int c);
+    return (c >= 0 && c < 8) ? int'(CH_UNIT[c*16 +: 16]) : 1;
+  endfunction
+  function automatic int lane_ch(int l);
+    return (l >= 0 && l < 16) ? int'(LANE_CH[l*8 +: 8]) : 0;
+  endfunction
+  function automatic int lane_pool(int l);
+    return (l >= 0 && l < 16) ? int'(LANE_POOL[l*8 +: 8]) : 0;
+  endfunction
+  function automatic int pool_b(int p);
+    return (p >= 0 && p < 16) ? int'(POOL_B[p*16 +: 16]) : 1;
+  endfunction
+  function automatic int pool_k(int p);
+    return (p >= 0 && p < 16) ? int'(POOL_K[p*16 +: 16]) : 1;
+  endfunction
+  // The lane a channel's flits after the head go to: the data lane of a header/data channel.
+  function automatic int ch_rest_lane(int c);
+    return ch_split(c) ? ch_lane(c) + 1 : ch_lane(c);
+  endfunction
+  // The pool of a lane number carried on the link, one-hot (0 for a number that is no lane).
+  function automatic logic [NPOOL-1:0] pool_of_lane(logic [7:0] lane);
+    logic [NPOOL-1:0] mask;
+    mask = '0;
+    for (int l = 0; l < NLANE; l++)
+      for (int p = 0; p < NPOOL; p++)
+        if (lane == 8'(l) && lane_pool(l) == p) mask[p] = 1'b1;
+    return mask;
+  endfunction
+
+  // Parameter contract, checked at elaboration.
+  if (NCH < 1 || NCH > 8) $error("channel_link: NCH = %0d, need 1 <= NCH <= 8", NCH);
+  if (NLANE < 1 || NLANE > 16) $error("channel_link: NLANE = %0d, need 1 <= NLANE <= 16", NLANE);
+  if (NPOOL < 1 || NPOOL > 16) $error("channel_link: NPOOL = %0d, need 1 <= NPOOL <= 16", NPOOL);
+  if (L < 1) $error("channel_link: L = %0d, need L >= 1", L);
+  if (SHARED_RET < 0 || SHARED_RET > 1)
+    $error("channel_link: SHARED_RET = %0d, need 0 (a return pipeline per pool) or 1 (one shared return path)", SHARED_RET);
+  for (genvar c = 0; c < NCH && c < 8; c++) begin : g_check_channel
+    if (ch_unit(c) < 1) $error("channel_link: CH_UNIT of channel %0d = %0d, need >= 1 byte per credit", c, ch_unit(c));
+    if (ch_lane(c) >= NLANE)
+      $error("channel_link: CH_LANE of channel %0d = %0d, need a lane < NLANE = %0d", c, ch_lane(c), NLANE);
+    else if (lane_ch(ch_lane(c)) != c)
+      $error("channel_link: channel %0d's lane %0d has LANE_CH = %0d, need %0d", c, ch_lane(c), lane_ch(ch_lane(c)), c);
+    if (ch_split(c) && ch_rest_lane(c) >= NLANE)
+      $error("channel_link: channel %0d is header/data but its data lane %0d (CH_LANE + 1) is not < NLANE = %0d",
+             c, ch_rest_lane(c), NLANE);
+    else if (ch_split(c) && lane_ch(ch_rest_lane(c)) != c)
+      $error("channel_link: channel %0d's data lane %0d has LANE_CH = %0d, need %0d",
+             c, ch_rest_lane(c), lane_ch(ch_rest_lane(c)), c);
+  end
+  for (genvar l = 0; l < NLANE && l < 16; l++) begin : g_check_lane
+    if (lane_ch(l) >= NCH) $error("channel_link: LANE_CH of lane %0d = %0d, need a channel < NCH = %0d", l, lane_ch(l), NCH);
+    if (lane_pool(l) >= NPOOL) $error("channel_link: LANE_POOL of lane %0d = %0d, need a pool < NPOOL = %0d", l, lane_pool(l), NPOOL);
+  end
+  for (genvar p = 0; p < NPOOL && p < 16; p++) begin : g_check_pool
+    if (pool_b(p) < 1 || pool_b(p) > 65535) $error("channel_link: POOL_B of pool %0d = %0d, need 1..65535", p, pool_b(p));
+    if (pool_k(p) < 1 || pool_k(p) > pool_b(p))
+      $error("channel_link: POOL_K of pool %0d = %0d, need 1 <= K <= B = %0d", p, pool_k(p), pool_b(p));
+    // Sizing assertion: a credit's round trip is L stages forward, a cycle in the lane, L stages
+    // back, a cycle in the counter (2L + 2), plus up to K - 1 cycles waiting for its batch. (A
+    // shared return path adds waiting behind other pools' messages, which no B covers for
+    // certain; the declaration is about the loop as built.)
+    if (POOL_FULL_RATE[p] && pool_b(p) < RTT + pool_k(p) - 1)
+      $error("channel_link: POOL_FULL_RATE is declared for pool %0d but B = %0d does not cover the round trip (2L + 2 + K - 1 = %0d cycles with L = %0d, K = %0d): need B >= %0d",
+             p, pool_b(p), RTT + pool_k(p) - 1, L, pool_k(p), RTT + pool_k(p) - 1);
+  end
+
+  // ---- The observed state and events (rtl/channels/channel_link_observed.sv reads these by
+  // name); some are read by it and the assertions alone.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NPOOL-1:0][15:0] credits, reserved, fwd_flits, pending, waiting, return_flight,
+                          credits_arriving, credits_returned;
+  logic [NLANE-1:0][15:0] occupancy;
+  logic [NLANE-1:0]       overflow;
+  logic                   arrive;
+  logic [7:0]             arrive_lane;
+  logic [L*FW-1:0]        fwd_stages;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---- link.sender: each channel's head packet, its cost per pool and its flits.
+  logic [NCH-1:0][NPOOL-1:0][16:0] need;        // credits of each pool the head packet takes
+  logic [NCH-1:0][16:0]            rest_flits;  // flits after the head
+  always_comb begin
+    for (int c = 0; c < NCH; c++) begin
+      logic [16:0] units;                       // ceil(bytes / U_c)
+      logic [16:0] head_cost, data_cost;
+      units     = (17'(bytes[c*16 +: 16]) + 17'(ch_unit(c)) - 17'd1) / 17'(ch_unit(c));
+      head_cost = ch_split(c) ? 17'd1 : ((units == '0) ? 17'd1 : units);
+      data_cost = ch_split(c) ? units : 17'd0;
+      rest_flits[c] = ch_split(c) ? units : head_cost - 17'd1;
+      for (int p = 0; p < NPOOL; p++) begin
+        need[c][p] = ((lane_pool(ch_lane(c)) == p) ? head_cost : 17'd0) +
+                     ((lane_pool(ch_rest_lane(c)) == p) ? data_cost : 17'd0);
+      end
+    end
+  end
+
+  always_comb begin
+    for (int c = 0; c < NCH; c++) begin
+      eligible[c] = have[c];
+      for (int p = 0; p < NPOOL; p++)
+        if ({1'b0, credits[p]} < need[c][p]) eligible[c] = 1'b0;
+    end
+  end
+
+  // The packet in progress: the flits still to send (none: the link is free to grant), the lane
+  // they go to and the payload of the next one.
+  logic [16:0] flits_left;
+  logic [7:0]  busy_lane;
+  logic [31:0] next_payload;
+  logic        in_packet;
+  assign in_packet = flits_left != '0;
+
+  // The round-robin arbiter: the first eligible channel after last_grant (reset: NCH - 1, so
+  // channel 0 comes first). Nothing is granted while a packet is in progress.
+  logic [2:0]     last_grant;
+  logic [NCH-1:0] request;
+  assign request = eligible;
+  always_comb begin
+    int c;
+    c     = 0;
+    grant = '0;
+    if (!in_packet) begin
+      for (int i = 1; i <= NCH; i++) begin
+        c = int'(last_grant) + i;
+        if (c >= NCH) c = c - NCH;
+        if (grant == '0 && request[c]) grant[c] = 1'b1;
+      end
+    end
+  end
+
+  // The granted channel's packet, as the sender takes it at the edge.
+  logic [NPOOL-1:0][16:0] taken;        // credits charged at the edge
+  logic [NPOOL-1:0][16:0] reserve;      // of them, the ones for flits not sent yet
+  logic [16:0]            grant_rest_flits;
+  logic [7:0]             grant_lane, grant_rest_lane;
+  logic [31:0]            grant_tag;
+  logic [2:0]             grant_channel;
+  always_comb begin
+    taken            = '0;
+    reserve          = '0;
+    grant_rest_flits = '0;
+    grant_lane       = '0;
+    grant_rest_lane  = '0;
+    grant_tag        = '0;
+    grant_channel    = last_grant;
+    for (int c = 0; c < NCH; c++) begin
+      if (grant[c]) begin
+        for (int p = 0; p < NPOOL; p++) taken[p] = (lane_pool(ch_lane(c)) == p) ? 17'd1 : 17'd0;   // MUTANT: the head's credit only
+        grant_rest_flits = rest_flits[c];
+        grant_lane       = 8'(ch_lane(c));
+        grant_rest_lane  = 8'(ch_rest_lane(c));
+        grant_tag        = tag[c*32 +: 32];
+        grant_channel    = 3'(c);
+      end
+    end
+    for (int p = 0; p < NPOOL; p++)
+      reserve[p] = taken[p] - ((lane_pool(int'(grant_lane)) == p && grant != '0) ? 17'd1 : 17'd0);
+  end
+
+  // The flit on the link: the next of the packet in progress, or the granted head.
+  assign send         = in_packet || grant != '0;
+  assign send_lane    = in_packet ? busy_lane : grant_lane;
+  assign send_payload = in_packet ? next_payload : grant_tag;
+
+  // Each later flit moves one credit of its lane's pool from reserved to the link.
+  logic [NPOOL-1:0] continuing;
+  assign continuing = '0;   // MUTANT: later flits take no credit
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      flits_left   <= '0;
+      busy_lane    <= '0;
+      next_payload <= '0;
+      last_grant   <= 3'(NCH - 1);
+    end else begin
+      flits_left   <= in_packet ? flits_left - 17'd1 : grant_rest_flits;
+      busy_lane    <= in_packet ? busy_lane : grant_rest_lane;
+      next_payload <= in_packet ? next_payload + 32'd1 : grant_tag + 32'd1;
+      last_grant   <= grant_channel;
+    end
+  end
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      for (int p = 0; p < NPOOL; p++) begin
+        credits[p]  <= 16'(pool_b(p));
+        reserved[p] <= '0;
+      end
+    end else begin
+      for (int p = 0; p < NPOOL; p++) begin
+        credits[p]  <= 16'(18'(credits[p]) - 18'(taken[p]) + 18'(credits_arriving[p]));
+        reserved[p] <= 16'(17'(reserved[p]) + reserve[p] - 17'(continuing[p]));
+      end
+    end
+  end
+
+  // ---- link.fwd
+  logic [FW-1:0] fwd_out;
+  pipeline #(.STAGES(L), .WIDTH(FW)) u_fwd (
+    .clk,
+    .rst_n,
+    .in     ({send, send_lane, send_payload}),
+    .out    (fwd_out),
+    .stages (fwd_stages)
+  );
+  assign arrive      = fwd_out[FW-1];
+  assign arrive_lane = fwd_out[39:32];
+
+  always_comb begin
+    fwd_flits = '0;
+    for (int i = 0; i < L; i++) begin
+      logic [NPOOL-1:0] stage_pool;
+      stage_pool = fwd_stages[i*FW + FW - 1] ? pool_of_lane(fwd_stages[i*FW + 32 +: 8]) : '0;
+      for (int p = 0; p < NPOOL; p++) fwd_flits[p] = fwd_flits[p] + 16'(stage_pool[p]);
+    end
+  end
+
+  // ---- link.rx: a lane per rx_buffer, B_p slots, drained by its channel's consumer.
+  for (genvar l = 0; l < NLANE; l++) begin : g_lane
+    localparam int LANE_B = pool_b(lane_pool(l));
+    logic [$clog2(LANE_B + 1)-1:0] lane_occupancy;
+    rx_buffer #(.B(LANE_B), .WIDTH(32)) u_buffer (
+      .clk,
+      .rst_n,
+      .push      (arrive && arrive_lane == 8'(l)),
+      .push_data (fwd_out[31:0]),
+      .drain     (drain[lane_ch(l)]),
+      .pop       (pop[l]),
+      .pop_data  (pop_payload[l*32 +: 32]),
+      .occupancy (lane_occupancy),
+      .overflow  (overflow[l])
+    );
+    assign occupancy[l] = 16'(lane_occupancy);
+  end
+
+  // ---- link.ret: per pool, the lanes popping free their slots (more than one only in a shared
+  // pool); pending + freed is released whole once it reaches K_p.
+  logic [NPOOL-1:0][15:0] freed, released;
+  always_comb begin
+    for (int p = 0; p < NPOOL; p++) begin
+      freed[p] = '0;
+      for (int l = 0; l < NLANE; l++)
+        if (lane_pool(l) == p) freed[p] = freed[p] + 16'(pop[l]);
+      released[p] = (17'(pending[p]) + 17'(freed[p]) >= 17'(pool_k(p))) ? pending[p] + freed[p] : '0;
+    end
+  end
+
+  always_ff @(posedge clk or negedge rst_n) begin
+    if (!rst_n) pending <= '0;
+    else for (int p = 0; p < NPOOL; p++) pending[p] <= pending[p] + freed[p] - released[p];
+  end
+
+  if (SHARED_RET == 0) begin : g_dedicated_return
+    // A pipeline of L stages per pool (CHI's credit wires): every released count goes at once.
+    assign credits_returned = released;
+    assign waiting          = '0;
+    for (genvar p = 0; p < NPOOL; p++) begin : g_pool
+      logic [L*16-1:0] ret_stages;
+      pipeline #(.STAGES(L), .WIDTH(16)) u_ret (
+        .clk,
+        .rst_n,
+        .in     (released[p]),
+        .out    (credits_arriving[p]),
+        .stages (ret_stages)
+      );
+      always_comb begin
+        return_flight[p] = '0;
+        for (int i = 0; i < L; i++) return_flight[p] = return_flight[p] + ret_stages[i*16 +: 16];
+      end
+    end
+  end else begin : g_shared_return
+    // One message (pool, count) per cycle: a round-robin over the pools with something to send
+    // (last_return reset to NPOOL - 1, so pool 0 comes first); the one picked sends all it has.
+    logic [NPOOL-1:0][15:0] owed;           // waiting + released: what each pool has to send
+    logic [NPOOL-1:0]       picked;
+    logic [3:0]             last_return, return_pool;
+    logic [15:0]            return_count;
+    logic [MW-1:0]          message, arriving_message;
+    logic [L*MW-1:0]        ret_stages;
+
+    always_comb begin
+      int p;
+      p = 0;
+      for (int q = 0; q < NPOOL; q++) owed[q] = waiting[q] + released[q];
+      picked       = '0;
+      return_pool  = last_return;
+      return_count = '0;
+      for (int i = 1; i <= NPOOL; i++) begin
+        p = int'(last_return) + i;
+        if (p >= NPOOL) p = p - NPOOL;
+        if (picked == '0 && owed[p] != '0) begin
+          picked[p]    = 1'b1;
+          return_pool  = 4'(p);
+          return_count = owed[p];
+        end
+      end
+      for (int q = 0; q < NPOOL; q++) credits_returned[q] = picked[q] ? owed[q] : '0;
+    end
+    assign message = (return_count != '0) ? {return_pool, return_count} : '0;
+
+    always_ff @(posedge clk or negedge rst_n) begin
+      if (!rst_n) begin
+        waiting     <= '0;
+        last_return <= 4'(NPOOL - 1);
+      end else begin
+        for (int p = 0; p < NPOOL; p++) waiting[p] <= picked[p] ? '0 : owed[p];
+        last_return <= return_pool;
+      end
+    end
+
+    pipeline #(.STAGES(L), .WIDTH(MW)) u_ret (
+      .clk,
+      .rst_n,
+      .in     (message),
+      .out    (arriving_message),
+      .stages (ret_stages)
+    );
+
+    always_comb begin
+      for (int p = 0; p < NPOOL; p++) begin
+        credits_arriving[p] = (arriving_message[MW-1 -: 4] == 4'(p)) ? arriving_message[15:0] : '0;
+        return_flight[p]    = '0;
+        for (int i = 0; i < L; i++)
+          if (ret_stages[i*MW + 16 +: 4] == 4'(p)) return_flight[p] = return_flight[p] + ret_stages[i*MW +: 16];
+      end
+    end
+  end
+
+`ifndef SYNTHESIS
+  // ---- checks. Every term of each pool's sum is taken as an int, so a count driven past either
+  // end shows its true value instead of wrapping.
+  logic [NPOOL-1:0][31:0] lanes_total, credit_total;
+  always_comb begin
+    for (int p = 0; p < NPOOL; p++) begin
+      lanes_total[p] = '0;
+      for (int l = 0; l < NLANE; l++)
+        if (lane_pool(l) == p) lanes_total[p] = lanes_total[p] + 32'(occupancy[l]);
+      credit_total[p] = 32'(credits[p]) + 32'(reserved[p]) + 32'(fwd_flits[p]) + lanes_total[p] +
+                        32'(pending[p]) + 32'(waiting[p]) + 32'(return_flight[p]);
+    end
+  end
+  int reserved_total;
+  always_comb begin
+    reserved_total = 0;
+    for (int p = 0; p < NPOOL; p++) reserved_total = reserved_total + int'(reserved[p]);
+  end
+
+  // The checker samples rst_n on the clock; the lint note about mixing that with the async
+  // reset above is about synthesis, not about this checker.
+  /* verilator lint_off SYNCASYNCNET */
+  for (genvar p = 0; p < NPOOL; p++) begin : g_pool_checks
+    a_conservation: assert property (@(posedge clk) disable iff (!rst_n)
+        int'(credit_total[p]) == pool_b(p))
+      else $error("channel_link: conservation of pool %0d: credits %0d + reserved %0d + fwd %0d + lanes %0d + pending %0d + waiting %0d + returning %0d = %0d != B %0d",
+                  p, credits[p], reserved[p], fwd_flits[p], lanes_total[p], pending[p], waiting[p],
+                  return_flight[p], credit_total[p], pool_b(p));
+    a_credits_within_b: assert property (@(posedge clk) disable iff (!rst_n)
+        int'(credits[p]) <= pool_b(p))
+      else $error("channel_link: the sender never holds more than B credits of pool %0d: credits %0d > B %0d",
+                  p, credits[p], pool_b(p));
+  end
+  a_no_overflow: assert property (@(posedge clk) disable iff (!rst_n)
+      overflow == '0)
+    else $error("channel_link: no flit arrives at a full lane: overflow %0h (arrive_lane %0d)", overflow, arrive_lane);
+  a_one_grant: assert property (@(posedge clk) disable iff (!rst_n)
+      $onehot0(grant))
+    else $error("channel_link: at most one grant per cycle: grant %0b", grant);
+  a_grant_only_eligible: assert property (@(posedge clk) disable iff (!rst_n)
+      (grant & ~eligible) == '0)
+    else $error("channel_link: a grant only to an eligible channel: grant %0b, eligible %0b", grant, eligible);
+  a_no_grant_in_packet: assert property (@(posedge clk) disable iff (!rst_n)
+      !(in_packet && grant != '0))
+    else $error("channel_link: no grant while a packet is in progress: grant %0b with %0d flits left", grant, flits_left);
+  a_reserved_is_packet: assert property (@(posedge clk) disable iff (!rst_n)
+      reserved_total == int'(flits_left))
+    else $error("channel_link: the reserved credits are the flits of the packet in progress: reserved %0d, flits left %0d",
+                reserved_total, flits_left);
+  /* verilator lint_on SYNCASYNCNET */
+`endif
+endmodule

@@ -1,0 +1,370 @@
+#include "channels_command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "channel_gtkw.h"
+#include "channel_library.h"
+#include "channel_scoreboards.h"
+#include "cli_parse.h"
+#include "closed_forms.h"
+#include "log.h"
+#include "progress.h"
+
+namespace fs = std::filesystem;
+
+namespace creditloop {
+
+bool is_channel_run(const std::vector<std::string>& args) {
+    for (const auto& a : args)
+        if (a == "--preset" || a.rfind("--preset=", 0) == 0 || a == "--channel" || a.rfind("--channel=", 0) == 0) return true;
+    return false;
+}
+
+namespace {
+
+constexpr long long kMaxCycles = 100000000000LL;
+constexpr long long kMaxSeed = 0x7FFFFFFFFFFFFFFFLL;
+
+std::string fmt_number(double v) {
+    std::string s = fmt::format("{}", v);
+    return s;
+}
+
+std::string channel_text(const ChannelSpec& c) {
+    std::string out = "name=" + c.name + ",credits=" + std::to_string(c.credits) + ",batch=" + std::to_string(c.batch);
+    if (c.split) out += ",data=" + std::to_string(c.data_credits) + ",data_batch=" + std::to_string(c.data_batch);
+    out += ",unit=" + std::to_string(c.unit) + ",bytes=" + std::to_string(c.traffic.min_bytes) + "-" +
+           std::to_string(c.traffic.max_bytes) + ",load=" + fmt_number(c.traffic.load);
+    out += c.traffic.drain_every > 0 ? ",drain_every=" + std::to_string(c.traffic.drain_every)
+                                     : ",drain=" + fmt_number(c.traffic.drain);
+    return out;
+}
+
+}  // namespace
+
+std::string channel_run_arguments(const ChannelRunSpec& spec) {
+    const ChannelLinkConfig& c = spec.config;
+    std::string out = std::string("--protocol ") + protocol_name(c.protocol) + " --L " + std::to_string(c.stages);
+    if (c.shared_pool) out += " --shared-pool";
+    if (c.shared_return) out += " --shared-return";
+    for (const auto& ch : c.channels) out += " --channel " + channel_text(ch);
+    out += " --cycles " + std::to_string(spec.cycles) + " --seed " + std::to_string(spec.seed);
+    return out;
+}
+
+std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string>& args, ParseError& error) {
+    ChannelRunCommand cmd;
+    std::string preset, protocol;
+    std::vector<std::string> channels;
+    std::vector<std::string> stalled;
+    int stages = 0;
+    bool shared_pool = false, shared_return = false;
+    CLI::App app{"Check the multi-channel link (docs/channels.md), the RTL in lockstep with the golden model.",
+                 "creditloop run --preset NAME"};
+    app.add_option("--preset", preset, "start from a seed's system: chi, pcie or ib")
+        ->check(one_of(channel_presets(), "a channel preset"));
+    app.add_option("--channel", channels,
+                   "a channel, key=value,...: name, credits, data (header/data channel), batch, data_batch, unit "
+                   "(bytes per credit), bytes (N or MIN-MAX), load, drain, drain_every; a preset's channel of the same "
+                   "name is changed, else one is added")
+        ->take_all();
+    app.add_option("--protocol", protocol, "the rules the description must keep: generic, chi (at most 15 credits a channel)")
+        ->check(one_of({"generic", "chi", "pcie", "ib"}, "a protocol"));
+    app.add_option("--L", stages, "stages on the forward link and every return path")->check(whole_number(1, 1024));
+    add_flag(app, "--shared-pool", shared_pool, "every lane draws from one pool (the head-of-line case)");
+    add_flag(app, "--shared-return", shared_return, "one (pool, count) credit message per cycle on one return path");
+    app.add_option("--stall", stalled, "stall this channel's consumer (drain 0)")->take_all();
+    app.add_option("--cycles", cmd.spec.cycles, "cycles to run")->check(whole_number(20, kMaxCycles))->capture_default_str();
+    app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
+    add_flag(app, "--model", cmd.model_only, "check the golden model alone (no RTL)");
+    add_flag(app, "--json", cmd.json, "print the result as one JSON object");
+    app.add_option("--waves", cmd.waves, "write the run's waves (VCD, or FST with --fst) here");
+    add_flag(app, "--fst", cmd.fst, "FST waves instead of VCD");
+    add_flag(app, "--force", cmd.force, "overwrite an existing waves file");
+    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ in place of channel_link.sv");
+    app.add_option("--log-level", cmd.log_level, "spdlog level")->check(log_level())->capture_default_str();
+    if (!parse_command(app, args, error)) return std::nullopt;
+
+    ChannelLinkConfig& config = cmd.spec.config;
+    if (!preset.empty()) config = *channel_preset(preset);
+    if (!protocol.empty())
+        config.protocol = protocol == "chi" ? ChannelProtocol::chi : protocol == "pcie" ? ChannelProtocol::pcie
+                          : protocol == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
+    if (stages) config.stages = stages;
+    config.shared_pool = config.shared_pool || shared_pool;
+    config.shared_return = config.shared_return || shared_return;
+    for (const auto& text : channels) {
+        // The name picks the channel to change; a new name adds one.
+        std::string name;
+        std::istringstream items(text);
+        for (std::string item; std::getline(items, item, ',');)
+            if (item.rfind("name=", 0) == 0) name = item.substr(5);
+        auto it = std::find_if(config.channels.begin(), config.channels.end(),
+                               [&](const ChannelSpec& c) { return !name.empty() && c.name == name; });
+        ChannelSpec added;
+        ChannelSpec& target = it != config.channels.end() ? *it : added;
+        const std::string problem = apply_channel_text(target, text);
+        if (!problem.empty()) {
+            error.message = problem;
+            return std::nullopt;
+        }
+        if (&target == &added) {
+            if (added.name.empty()) added.name = "C" + std::to_string(config.channels.size());
+            config.channels.push_back(added);
+        }
+    }
+    for (const auto& name : stalled) {
+        auto it = std::find_if(config.channels.begin(), config.channels.end(), [&](const ChannelSpec& c) { return c.name == name; });
+        if (it == config.channels.end()) {
+            error.message = "--stall " + name + ": no channel of that name";
+            return std::nullopt;
+        }
+        it->traffic.drain = 0.0;
+        it->traffic.drain_every = 0;
+    }
+    if (auto problem = validate(config)) {
+        error.message = *problem;
+        return std::nullopt;
+    }
+    return cmd;
+}
+
+std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& r) {
+    const ChannelLinkConfig& c = spec.config;
+    std::ostringstream out;
+    out << "creditloop run: " << (c.preset.empty() ? std::string("channels") : c.preset) << " (" << c.channels.size()
+        << " channels, L = " << c.stages << ", " << (c.shared_pool ? "one shared pool" : "a pool per lane") << ", "
+        << (c.shared_return ? "one shared return path" : "a return path per pool") << "), " << with_thousands(r.cycles)
+        << " cycles, seed " << spec.seed << ", checked on the " << r.source << "\n";
+    out << fmt::format("  {:<8} {:>10} {:>10} {:>8}\n", "channel", "flits/cyc", "model", "share");
+    for (const auto& ch : r.channels)
+        out << fmt::format("  {:<8} {:>10.3f} {:>10.3f} {:>7.1f}%\n", ch.name, ch.throughput, ch.model_throughput,
+                           100.0 * ch.share);
+    out << fmt::format("  {:<10} {:>7} {:>10} {:>14}   (closed-form RTT {})\n", "pool", "credits", "flits/cyc",
+                       "measured RTT", r.closed_form_round_trip);
+    for (const auto& p : r.pools)
+        out << fmt::format("  {:<10} {:>7} {:>10.3f} {:>14}\n", p.name, p.credits, p.throughput,
+                           p.throughput > 0 ? fmt::format("{:.1f}", p.measured_round_trip) : std::string("-"));
+    out << "  link: " << three_decimals(r.link_throughput) << " flits/cycle; longest wait of an eligible channel: "
+        << r.longest_wait << " grants (round-robin bound " << c.channels.size() - 1 << ")\n";
+    for (const auto& b : r.scoreboards) out << "  " << b.summary << "\n";
+    if (r.rtl_assertion_cycle) out << "  RTL assertion failed at cycle " << *r.rtl_assertion_cycle << "\n";
+    if (const Violation* v = r.first_violation()) out << "  first violation: " << violation_line(*v) << "\n";
+    out << (r.passed ? "PASS" : "FAIL") << "\n";
+    return out.str();
+}
+
+std::string channel_json(const ChannelRunSpec& spec, const ChannelRunResult& r) {
+    nlohmann::ordered_json j;
+    j["source"] = r.source;
+    j["preset"] = spec.config.preset;
+    j["key"] = spec.config.key();
+    j["cycles"] = r.cycles;
+    j["seed"] = spec.seed;
+    j["window_start"] = r.window_start;
+    j["link_throughput"] = r.link_throughput;
+    for (const auto& ch : r.channels)
+        j["channels"].push_back({{"name", ch.name}, {"throughput", ch.throughput}, {"model_throughput", ch.model_throughput},
+                                 {"share", ch.share}});
+    for (const auto& p : r.pools)
+        j["pools"].push_back({{"name", p.name}, {"credits", p.credits}, {"throughput", p.throughput},
+                              {"measured_round_trip", p.measured_round_trip}});
+    j["closed_form_round_trip"] = r.closed_form_round_trip;
+    j["longest_wait"] = r.longest_wait;
+    for (const auto& b : r.scoreboards)
+        j["scoreboards"].push_back({{"name", b.name}, {"cycles_checked", b.cycles_checked}, {"violations", b.violations}});
+    j["violations"] = nlohmann::ordered_json::array();
+    for (const auto& v : r.violations)
+        j["violations"].push_back({{"cycle", v.cycle}, {"check", v.check}, {"signal", v.signal}, {"expected", v.expected},
+                                   {"got", v.got}, {"detail", v.detail}});
+    j["passed"] = r.passed;
+    return j.dump(2);
+}
+
+std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root) {
+    std::vector<ChannelMutant> out;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(fs::path(source_root) / "rtl" / "mutants" / "channels", ec)) {
+        if (entry.path().extension() != ".sv") continue;
+        ChannelMutant m;
+        m.name = entry.path().stem().string();
+        m.file = entry.path().string();
+        std::ifstream in(entry.path());
+        for (std::string line; std::getline(in, line);) {
+            const std::string tag = "// creditloop-mutant: ";
+            if (line.rfind(tag, 0) != 0) continue;
+            const std::string kv = line.substr(tag.size());
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos) continue;
+            const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+            if (key == "class") m.mutant_class = value;
+            if (key == "expect") m.expect = value;
+        }
+        out.push_back(m);
+    }
+    std::sort(out.begin(), out.end(), [](const ChannelMutant& a, const ChannelMutant& b) { return a.name < b.name; });
+    return out;
+}
+
+int run_channel_command(const ChannelRunCommand& cmd) {
+    set_log_level(cmd.log_level);
+    std::unique_ptr<ChannelLibrary> library;
+    std::unique_ptr<ChannelDut> dut;
+    const DutSources base = DutSources::from_environment();
+    if (!cmd.model_only) {
+        if (!cmd.waves.empty()) {
+            if (fs::exists(cmd.waves) && !cmd.force) {
+                std::cerr << "creditloop: --waves " << cmd.waves << " exists: add --force to overwrite it, or pick another path\n";
+                return 2;
+            }
+            const fs::path parent = fs::path(cmd.waves).parent_path();
+            if (!parent.empty() && !fs::is_directory(parent)) {
+                std::cerr << "creditloop: --waves " << cmd.waves << ": directory " << parent.string() << " does not exist\n";
+                return 2;
+            }
+        }
+        DutSources sources = base;
+        sources.fst = cmd.fst;
+        ChannelWanted wanted{cmd.spec.config, {}};
+        if (!cmd.mutant.empty()) {
+            const auto mutants = find_channel_mutants(sources.source_root);
+            auto it = std::find_if(mutants.begin(), mutants.end(), [&](const ChannelMutant& m) { return m.name == cmd.mutant; });
+            if (it == mutants.end()) {
+                std::cerr << "creditloop: --mutant " << cmd.mutant << " is not in rtl/mutants/channels/\n";
+                return 2;
+            }
+            wanted.rtl = channel_rtl_files(sources, it->file);
+        }
+        std::string error;
+        library = ChannelLibrary::load(wanted, sources, error);
+        if (!library) {
+            std::cerr << "creditloop: " << error << "\n";
+            return 3;
+        }
+        dut = library->create();
+    }
+    ChannelRunOptions options;
+    options.trace_path = cmd.waves;
+    const ChannelRunResult result = run_channels(dut.get(), cmd.spec, options);
+    if (cmd.json) {
+        std::cout << channel_json(cmd.spec, result) << "\n";
+    } else {
+        std::cout << channel_summary(cmd.spec, result);
+        if (!cmd.waves.empty()) {
+            fs::path save = cmd.waves;
+            save.replace_extension(".gtkw");
+            std::string gtkw;
+            if (!fs::exists(save) || cmd.force) gtkw = write_channel_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation());
+            std::cout << "waves: gtkwave " << cmd.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
+        }
+    }
+    return result.passed ? 0 : 1;
+}
+
+// ---- the head-of-line table
+
+int run_hol(const std::vector<std::string>& args) {
+    std::vector<int> channel_counts = {4, 4, 3, 2};
+    std::vector<int> credit_counts = {4, 2, 8, 3};
+    std::vector<int> stage_counts = {4, 4, 2, 4};
+    uint64_t cycles = 6000, seed = 1;
+    bool model_only = false;
+    std::string markdown;
+    CLI::App app{"The head-of-line table (seed 003): the same traffic with channel 0's consumer stalled, once with "
+                 "a pool per channel and once with one shared pool, against the closed forms.",
+                 "creditloop hol"};
+    app.add_option("--channels", channel_counts, "channels of each setup")->check(whole_number(2, kMaxChannels))->take_all();
+    app.add_option("--credits", credit_counts, "credits per channel of each setup")->check(whole_number(1, 15))->take_all();
+    app.add_option("--L", stage_counts, "stages of each setup")->check(whole_number(1, 64))->take_all();
+    app.add_option("--cycles", cycles, "cycles per run (throughput over the second half)")
+        ->check(whole_number(200, kMaxCycles))->capture_default_str();
+    app.add_option("--seed", seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
+    add_flag(app, "--model", model_only, "the golden model alone (no RTL)");
+    ParseError error;
+    if (!parse_command(app, args, error)) return parse_failed(error);
+    if (channel_counts.size() != credit_counts.size() || channel_counts.size() != stage_counts.size()) {
+        std::cerr << "creditloop: --channels, --credits and --L need one value per setup (got " << channel_counts.size()
+                  << ", " << credit_counts.size() << " and " << stage_counts.size() << ")\n";
+        return 2;
+    }
+    std::vector<HolRow> rows;
+    std::vector<ChannelRunSpec> specs;
+    for (size_t i = 0; i < channel_counts.size(); ++i) {
+        for (bool shared : {false, true}) {
+            HolRow row{channel_counts[i], credit_counts[i], stage_counts[i], shared};
+            row.closed_form = shared ? hol_shared_pool_throughput()
+                                     : hol_per_channel_throughput(row.channels - 1, row.credits, round_trip_cycles(row.stages));
+            rows.push_back(row);
+            specs.push_back({hol_config(row.channels, row.credits, row.stages, shared), cycles, seed});
+        }
+    }
+    const DutSources sources = DutSources::from_environment();
+    Progress progress("creditloop hol");
+    if (!model_only) {
+        std::vector<ChannelWanted> wanted;
+        for (const auto& s : specs) wanted.push_back({s.config, {}});
+        progress.phase("verilated configurations");
+        const auto errors = build_channel_duts(wanted, sources, [&](const std::string& s) { progress.status(s); });
+        if (!errors.empty()) {
+            progress.finish();
+            for (const auto& e : errors) std::cerr << "creditloop hol: " << e << "\n";
+            return 3;
+        }
+    }
+    progress.phase("runs", specs.size());
+    bool all = true;
+    for (size_t i = 0; i < specs.size(); ++i) {
+        std::unique_ptr<ChannelLibrary> library;
+        std::unique_ptr<ChannelDut> dut;
+        if (!model_only) {
+            std::string e;
+            library = ChannelLibrary::load({specs[i].config, {}}, sources, e);
+            if (!library) {
+                progress.finish();
+                std::cerr << "creditloop hol: " << e << "\n";
+                return 3;
+            }
+            dut = library->create();
+        }
+        const ChannelRunResult r = run_channels(dut.get(), specs[i], {});
+        HolRow& row = rows[i];
+        row.lowest = 1.0;
+        row.highest = 0.0;
+        row.meets = true;
+        for (int c = 1; c < row.channels; ++c) {
+            row.lowest = std::min(row.lowest, r.channels[c].throughput);
+            row.highest = std::max(row.highest, r.channels[c].throughput);
+            row.meets = row.meets && std::abs(r.channels[c].throughput - row.closed_form) <= 0.002;
+        }
+        row.passed = r.passed;
+        all = all && row.meets && row.passed;
+        progress.advance();
+    }
+    progress.finish();
+    std::cout << "Head-of-line blocking (seed 003): channel C0's consumer stalled, every source offering a one-flit "
+                 "packet each cycle, "
+              << cycles << " cycles, throughput over the second half, " << (model_only ? "golden model" : "RTL in lockstep with the model")
+              << ".\n\n"
+              << "| channels | B per channel | L | RTT | pools | each other channel: closed form | measured (lowest .. highest) | meets | checks |\n"
+              << "|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& row : rows) {
+        const int rtt = round_trip_cycles(row.stages);
+        const std::string form =
+            row.shared ? "0 (C0 holds every credit)"
+                       : fmt::format("min(1/{}, {}/{}) = {:.3f}", row.channels - 1, row.credits, rtt, row.closed_form);
+        std::cout << fmt::format("| {} | {} | {} | {} | {} | {} | {:.3f} .. {:.3f} | {} | {} |\n", row.channels, row.credits,
+                                 row.stages, rtt, row.shared ? fmt::format("one shared ({})", row.channels * row.credits)
+                                                             : std::string("per channel"),
+                                 form, row.lowest, row.highest, row.meets ? "yes" : "NO", row.passed ? "pass" : "FAIL");
+    }
+    return all ? 0 : 1;
+}
+
+}  // namespace creditloop

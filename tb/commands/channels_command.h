@@ -1,0 +1,60 @@
+// The multi-channel link on the command line (docs/channels.md):
+//   creditloop run --preset chi|pcie|ib [--channel ...]   one checked run, per-channel report
+//   creditloop hol [options]                              the head-of-line table
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "channel_run.h"
+#include "parse_error.h"
+
+namespace creditloop {
+
+struct ChannelRunCommand {
+    ChannelRunSpec spec;
+    bool json = false;
+    bool model_only = false;
+    std::string waves;
+    bool fst = false;
+    bool force = false;
+    std::string mutant;             // a mutant of rtl/mutants/channels/ in place of channel_link.sv
+    std::string log_level = "warn";
+};
+
+// True when `args` (run's arguments) describe a multi-channel run (--preset or --channel).
+bool is_channel_run(const std::vector<std::string>& args);
+std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string>& args, ParseError& error);
+// The `creditloop run ...` arguments that reproduce `spec` exactly.
+std::string channel_run_arguments(const ChannelRunSpec& spec);
+int run_channel_command(const ChannelRunCommand& cmd);
+
+// A human summary of a channel run: per channel and per pool, every scoreboard, the verdict.
+std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& result);
+// The same as JSON (nlohmann), one object.
+std::string channel_json(const ChannelRunSpec& spec, const ChannelRunResult& result);
+
+// `creditloop hol`: returns the exit code.
+int run_hol(const std::vector<std::string>& args);
+
+// One row of the head-of-line table: the same traffic, pools per channel or shared.
+struct HolRow {
+    int channels = 0, credits = 0, stages = 0;
+    bool shared = false;
+    double closed_form = 0.0;       // each unstalled channel's throughput
+    double lowest = 0.0, highest = 0.0;   // measured, over the unstalled channels
+    bool meets = false;             // every unstalled channel within 0.002 of the closed form
+    bool passed = false;            // every check of the run (lockstep on the RTL)
+};
+
+// The mutants of the multi-channel link: rtl/mutants/channels/*.sv, with their expected check.
+struct ChannelMutant {
+    std::string name;       // "channel_shared_count"
+    std::string file;
+    std::string mutant_class;
+    std::string expect;     // the check that should fire first ("conservation", "data", ...)
+};
+std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root);
+
+}  // namespace creditloop

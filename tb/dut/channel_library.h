@@ -1,0 +1,57 @@
+// Verilated configurations of the multi-channel link (channel_link), built on first use in
+// channel banks (channel_bank.h) under <build>/duts/channels_<stamp>/dut.so and cached: a
+// configuration is found again by its key and the stamp of its RTL set (the files' contents, the
+// plugin's sources, the trace format). One lock file serialises builds between processes, as
+// for credit_link's banks (dut_library.h).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "channel_config.h"
+#include "channel_dut.h"
+#include "dut_library.h"
+
+namespace creditloop {
+
+// The RTL set of the multi-channel link: rtl/channels/*.sv (channel_link.sv first) and the
+// blocks it shares with credit_link; `replacement` (a mutant, or your own file) takes the place
+// of the file of the same role ("channels/channel_link.sv").
+std::vector<std::string> channel_rtl_files(const DutSources& sources, const std::string& replacement = "",
+                                           const std::string& replaces = "channels/channel_link.sv");
+
+struct ChannelWanted {
+    ChannelLinkConfig config;
+    std::vector<std::string> rtl;   // empty: channel_rtl_files(sources)
+};
+
+class ChannelLibrary {
+public:
+    ~ChannelLibrary();
+    ChannelLibrary(const ChannelLibrary&) = delete;
+    ChannelLibrary& operator=(const ChannelLibrary&) = delete;
+
+    // Build if needed, then load; nullptr and one line in `error` on failure.
+    static std::unique_ptr<ChannelLibrary> load(const ChannelWanted& wanted, const DutSources& sources, std::string& error);
+    std::unique_ptr<ChannelDut> create() const;
+    const std::string& path() const { return path_; }
+    const std::string& trace_format() const { return trace_format_; }
+    // Where its signals sit in its waves ("channel_bank.creditloop_channel_bank.c3").
+    std::string trace_scope() const { return "channel_bank.creditloop_channel_bank.c" + std::to_string(index_); }
+
+private:
+    ChannelLibrary() = default;
+    void* handle_ = nullptr;
+    ChannelCreateFn create_ = nullptr;
+    int index_ = 0;
+    std::string path_;
+    std::string trace_format_;
+};
+
+// Build every configuration not in a current channel bank, as one bank (split by RTL set if
+// that fails). One error line per configuration that could not be built (empty: all ready).
+std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wanted, const DutSources& sources,
+                                            const BuildStatus& status = {});
+
+}  // namespace creditloop
