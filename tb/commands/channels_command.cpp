@@ -368,3 +368,122 @@ int run_hol(const std::vector<std::string>& args) {
 }
 
 }  // namespace creditloop
+
+namespace creditloop {
+
+std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint64_t seed) {
+    std::vector<std::pair<std::string, ChannelRunSpec>> cases;
+    for (const auto& name : channel_presets()) cases.push_back({"channels/" + name, {*channel_preset(name), 4000, seed}});
+    // Small pools that run dry, multi-credit packets and a shared return path, all at once.
+    ChannelLinkConfig tight;
+    tight.preset = "tight";
+    tight.stages = 2;
+    tight.shared_return = true;
+    ChannelSpec a, b, c;
+    a.name = "A";
+    a.credits = 3;
+    a.unit = 8;
+    a.traffic = {1, 24, 0.6, 0.7};
+    b.name = "B";
+    b.split = true;
+    b.credits = 2;
+    b.data_credits = 5;
+    b.data_batch = 2;
+    b.unit = 16;
+    b.traffic = {0, 64, 0.4, 0.5};
+    c.name = "C";
+    c.credits = 2;
+    c.traffic = {1, 1, 0.9, 0.9};
+    tight.channels = {a, b, c};
+    cases.push_back({"channels/tight", {tight, 4000, seed}});
+    return cases;
+}
+
+int run_channel_mutants(const std::string& filter, uint64_t seed, const std::string& waves_dir, const std::string& program,
+                        bool (*matches)(const std::string&, const std::string&)) {
+    const DutSources sources = DutSources::from_environment();
+    std::vector<ChannelMutant> mutants;
+    for (auto& m : find_channel_mutants(sources.source_root))
+        if (matches(m.name, filter)) mutants.push_back(std::move(m));
+    if (mutants.empty()) return 0;
+    const auto cases = channel_mutation_cases(seed);
+    std::cout << "\ncreditloop mutants: " << mutants.size() << " multi-channel mutants (rtl/mutants/channels/), up to "
+              << cases.size() << " stimulus sets each\n" << std::flush;
+    std::vector<ChannelWanted> wanted;
+    std::vector<std::vector<std::string>> rtl;
+    for (const auto& m : mutants) {
+        rtl.push_back(channel_rtl_files(sources, m.file));
+        for (const auto& [name, spec] : cases) wanted.push_back({spec.config, rtl.back()});
+    }
+    Progress progress("creditloop mutants (channels)");
+    progress.phase("verilated configurations");
+    for (const auto& e : build_channel_duts(wanted, sources, [&](const std::string& s) { progress.status(s); }))
+        progress.print("creditloop mutants: " + e);
+    std::error_code ec;
+    fs::create_directories(waves_dir, ec);
+    struct Kill {
+        bool caught = false;
+        std::string case_name, checks, waves, gtkw, error;
+        Violation first;
+    };
+    std::vector<Kill> kills(mutants.size());
+    progress.phase("mutants", mutants.size());
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        Kill& kill = kills[i];
+        for (const auto& [name, spec] : cases) {
+            std::string error;
+            auto library = ChannelLibrary::load({spec.config, rtl[i]}, sources, error);
+            if (!library) {
+                kill.error = error;
+                break;
+            }
+            ChannelRunOptions options;
+            options.stop_after_violation = 0;
+            ChannelRunResult result;
+            {
+                auto dut = library->create();
+                result = run_channels(dut.get(), spec, options);
+            }
+            if (result.passed) continue;
+            kill.caught = true;
+            kill.case_name = name;
+            kill.first = result.violations.front();
+            for (const auto& v : result.violations)
+                if (v.cycle == kill.first.cycle && kill.checks.find(v.check) == std::string::npos)
+                    kill.checks += (kill.checks.empty() ? "" : ", ") + v.check;
+            options.trace_path = (fs::path(waves_dir) / (mutants[i].name + ".vcd")).string();
+            options.trace_from = kill.first.cycle > 200 ? kill.first.cycle - 200 : 0;
+            options.stop_after_violation = 20;
+            auto dut = library->create();
+            run_channels(dut.get(), spec, options);
+            kill.waves = options.trace_path;
+            kill.gtkw = write_channel_gtkw(kill.waves, spec.config, library->trace_scope(), &kill.first);
+            break;
+        }
+        progress.advance();
+        progress.print((kill.caught ? "caught   " : "SURVIVED ") + mutants[i].name);
+    }
+    progress.finish();
+    size_t survivors = 0;
+    std::cout << "\n" << fmt::format("{:<30} {:<7} {:<6} {:<44} {}\n", "mutant", "caught", "cycle", "by checks (first cycle)",
+                                     "stimulus, waves");
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        const Kill& k = kills[i];
+        survivors += k.caught ? 0 : 1;
+        std::cout << fmt::format("{:<30} {:<7} {:<6} {:<44} {}\n", mutants[i].name, k.caught ? "yes" : "NO",
+                                 k.caught ? std::to_string(k.first.cycle) : "-", k.caught ? k.checks : "-",
+                                 k.caught ? k.case_name + ", gtkwave " + k.waves + " " + k.gtkw : k.error);
+        std::cout << "    " << mutants[i].mutant_class << "\n";
+        if (k.caught) std::cout << "    first: " << violation_line(k.first) << "\n";
+    }
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        if (kills[i].caught) continue;
+        std::cout << "\nSURVIVED " << mutants[i].name << ": no check fired; rerun one stimulus set with:\n";
+        for (const auto& [name, spec] : cases)
+            std::cout << "  " << program << " run " << channel_run_arguments(spec) << " --mutant " << mutants[i].name << "\n";
+    }
+    std::cout << "\n" << (mutants.size() - survivors) << " of " << mutants.size() << " multi-channel mutants caught\n";
+    return static_cast<int>(survivors);
+}
+
+}  // namespace creditloop

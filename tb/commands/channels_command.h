@@ -57,4 +57,11 @@ struct ChannelMutant {
 };
 std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root);
 
+// The stimulus every multi-channel mutant faces, in order, until one catches it.
+std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint64_t seed);
+// The kill table of the multi-channel mutants whose names `matches` `filter`; returns the
+// number that survived (0 when none matched).
+int run_channel_mutants(const std::string& filter, uint64_t seed, const std::string& waves_dir, const std::string& program,
+                        bool (*matches)(const std::string&, const std::string&));
+
 }  // namespace creditloop

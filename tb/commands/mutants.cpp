@@ -1,5 +1,7 @@
 #include "mutants.h"
 
+#include "channels_command.h"
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -165,6 +167,10 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
         if (name_matches(m.name, command.filter)) mutants.push_back(std::move(m));
     for (const auto& e : errors) std::cerr << "creditloop mutants: " << e << "\n";
     if (!errors.empty()) return 2;
+    bool channel_mutants = false;
+    for (const auto& m : find_channel_mutants(base.source_root)) channel_mutants = channel_mutants || name_matches(m.name, command.filter);
+    if (mutants.empty() && channel_mutants)
+        return run_channel_mutants(command.filter, command.seed, command.waves_dir, program, name_matches) ? 1 : 0;
     if (mutants.empty()) {
         std::cerr << "creditloop mutants: no mutant matches '" << command.filter << "' in rtl/mutants/\n";
         return 2;
@@ -251,7 +257,9 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
                       << mutants[i].path << " as " << mutants[i].replaces << ">\n";
     }
     std::cout << "\n" << (mutants.size() - survivors) << " of " << mutants.size() << " mutants caught\n";
-    return survivors ? 1 : 0;
+    // The multi-channel link's own mutants (rtl/mutants/channels/), with their own stimulus.
+    const int channel_survivors = run_channel_mutants(command.filter, command.seed, command.waves_dir, program, name_matches);
+    return survivors || channel_survivors ? 1 : 0;
 }
 
 }  // namespace creditloop

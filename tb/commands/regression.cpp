@@ -17,6 +17,9 @@
 #include <pugixml.hpp>
 
 #include "block_swap.h"
+#include "channel_gtkw.h"
+#include "channel_library.h"
+#include "channels_command.h"
 #include "dut_library.h"
 #include "gtkw.h"
 #include "log.h"
@@ -33,12 +36,16 @@ namespace {
 
 struct CaseOutcome {
     RunResult result;
+    std::optional<ChannelRunResult> channels;   // a multi-channel case's result
     std::string seed_check_failure;   // the seed prints another number
     std::string waves;                // path, when written
     std::string gtkw;                 // its GTKWave save file
     std::string error;                // could not run at all
     double seconds = 0.0;
-    bool passed() const { return error.empty() && result.passed && seed_check_failure.empty(); }
+    bool passed() const {
+        return error.empty() && (channels ? channels->passed : result.passed) && seed_check_failure.empty();
+    }
+    const Violation* first_violation() const { return channels ? channels->first_violation() : result.first_violation(); }
 };
 
 std::string file_name_of(const std::string& test) {
@@ -109,8 +116,41 @@ std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, 
 
 namespace {
 
+// A multi-channel case: the checkout's channel_link in lockstep with the channel model.
+CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources, const RegressCommand& command,
+                             const std::string& extension) {
+    CaseOutcome outcome;
+    const auto start = std::chrono::steady_clock::now();
+    const ChannelRunSpec& spec = *c.channels;
+    auto library = ChannelLibrary::load({spec.config, {}}, sources, outcome.error);
+    if (!library) return outcome;
+    const std::string waves = (fs::path(command.waves_dir) / (file_name_of(c.name) + extension)).string();
+    ChannelRunOptions options;
+    if (command.waves) options.trace_path = waves;
+    {
+        auto dut = library->create();
+        outcome.channels = run_channels(dut.get(), spec, options);
+    }
+    if (command.waves || !outcome.channels->passed) {
+        if (!outcome.channels->passed && !command.waves) {
+            // Replay with waves around the first violation: the same cycles, bit for bit.
+            const uint64_t first = outcome.channels->first_violation_cycle.value_or(0);
+            options.trace_path = waves;
+            options.trace_from = first > 200 ? first - 200 : 0;
+            if (outcome.channels->first_violation_cycle) options.stop_after_violation = 20;
+            auto dut = library->create();
+            run_channels(dut.get(), spec, options);
+        }
+        outcome.waves = waves;
+        outcome.gtkw = write_channel_gtkw(waves, spec.config, library->trace_scope(), outcome.channels->first_violation());
+    }
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return outcome;
+}
+
 CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const RegressCommand& command,
                      const std::string& extension) {
+    if (c.channels) return run_channel_case(c, libraries.sources(), command, extension);
     CaseOutcome outcome;
     const auto start = std::chrono::steady_clock::now();
     const DutLibrary* library = libraries.get(c.spec.config, outcome.error);
@@ -161,6 +201,11 @@ std::string pad(const std::string& text, size_t width) {
     return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
+// The `creditloop run` arguments that rerun case `c` exactly.
+std::string rerun_arguments(const RegressionCase& c, const RegressCommand& command) {
+    return c.channels ? channel_run_arguments(*c.channels) : run_arguments(c.spec) + dut_arguments(command);
+}
+
 bool write_junit(const std::string& path, const std::vector<RegressionCase>& cases,
                  const std::vector<CaseOutcome>& outcomes, const RegressCommand& command, const std::string& program) {
     size_t failures = 0;
@@ -194,15 +239,15 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
         test.append_attribute("name") = c.name.substr(slash + 1).c_str();
         test.append_attribute("time") = o.seconds;
         auto properties = test.append_child("properties");
-        property(properties, "seed", std::to_string(c.spec.stimulus.seed));
-        property(properties, "config", describe(c.spec));
+        property(properties, "seed", std::to_string(c.channels ? c.channels->seed : c.spec.stimulus.seed));
+        property(properties, "config", c.channels ? channel_run_arguments(*c.channels) : describe(c.spec));
         if (!o.passed()) {
             std::string message = o.error;
-            if (message.empty() && !o.result.violations.empty()) message = violation_line(o.result.violations.front());
+            if (message.empty() && o.first_violation()) message = violation_line(*o.first_violation());
             if (message.empty()) message = o.seed_check_failure;
             auto failure = test.append_child("failure");
             failure.append_attribute("message") = message.c_str();
-            failure.text() = ("rerun: " + program + " run " + run_arguments(c.spec) + dut_arguments(command) +
+            failure.text() = ("rerun: " + program + " run " + rerun_arguments(c, command) +
                               "\nwaves: gtkwave " + o.waves + " " + o.gtkw)
                                  .c_str();
         }
@@ -233,7 +278,8 @@ int run_regression(const RegressCommand& command, const std::string& program,
         return 2;
     }
     if (command.list) {
-        for (const auto& c : cases) std::cout << c.name << "  " << describe(c.spec) << "\n";
+        for (const auto& c : cases)
+            std::cout << c.name << "  " << (c.channels ? channel_run_arguments(*c.channels) : describe(c.spec)) << "\n";
         return 0;
     }
 
@@ -266,7 +312,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
         std::vector<std::string> skipped;
         std::vector<RegressionCase> kept;
         for (auto& c : cases) {
-            if (returns_several_at_once(c.spec)) skipped.push_back(c.name);
+            if (!c.channels && returns_several_at_once(c.spec)) skipped.push_back(c.name);
             else kept.push_back(std::move(c));
         }
         cases = std::move(kept);
@@ -282,14 +328,19 @@ int run_regression(const RegressCommand& command, const std::string& program,
     if (!command.rtl_dir.empty() || !command.counter_file.empty() || !command.return_file.empty()) {
         // The SystemC harness verilates the checkout's RTL; your own blocks run under the C++ one.
         const auto before = cases.size();
-        cases.erase(std::remove_if(cases.begin(), cases.end(), [](const RegressionCase& c) { return c.systemc; }),
+        cases.erase(std::remove_if(cases.begin(), cases.end(),
+                                   [](const RegressionCase& c) { return c.systemc || c.channels; }),
                     cases.end());
         if (cases.size() != before)
             std::cout << "creditloop regress: the " << before - cases.size()
-                      << " systemc/ tests run the checkout's RTL only; skipped for yours\n";
+                      << " systemc/ and channels/ tests run the checkout's RTL only; skipped for yours\n";
     }
     std::vector<LinkConfig> configs;
+    std::vector<ChannelWanted> channel_builds;
+    for (const auto& c : cases)
+        if (c.channels) channel_builds.push_back({c.channels->config, {}});
     for (const auto& c : cases) {
+        if (c.channels) continue;
         bool known = false;
         for (const auto& k : configs) known = known || k == c.spec.config;
         if (!known) configs.push_back(c.spec.config);
@@ -300,7 +351,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
     std::vector<DutBuild> builds;
     for (const auto& config : configs) builds.push_back({config, sources});
     for (const auto& c : cases) {
-        if (!c.systemc) continue;
+        if (!c.systemc || c.channels) continue;
         DutBuild sc{c.spec.config, sources};
         sc.sources.systemc = true;
         builds.push_back(sc);
@@ -308,7 +359,11 @@ int run_regression(const RegressCommand& command, const std::string& program,
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // SystemC's banner
     Progress progress("creditloop regress");
     progress.phase("verilated configurations");
-    const auto build_errors = build_duts(builds, command.jobs, [&](const std::string& s) { progress.status(s); });
+    auto build_errors = builds.empty() ? std::vector<std::string>{}
+                                       : build_duts(builds, command.jobs, [&](const std::string& s) { progress.status(s); });
+    if (!channel_builds.empty())
+        for (const auto& e : build_channel_duts(channel_builds, sources, [&](const std::string& s) { progress.status(s); }))
+            build_errors.push_back(e);
     if (!build_errors.empty()) {
         progress.finish();
         for (const auto& e : build_errors) std::cerr << "creditloop regress: " << e << "\n";
@@ -339,6 +394,14 @@ int run_regression(const RegressCommand& command, const std::string& program,
         const auto& c = cases[i];
         const auto& o = outcomes[i];
         failed += o.passed() ? 0 : 1;
+        if (c.channels) {
+            const ChannelLinkConfig& cc = c.channels->config;
+            table << pad(c.name, 34) << pad(std::to_string(cc.channels.size()) + " channels, L" + std::to_string(cc.stages), 26)
+                  << pad(std::to_string(o.channels ? o.channels->cycles : 0), 8)
+                  << pad(o.channels ? three_decimals(o.channels->link_throughput) : "-", 10) << pad("-", 11) << pad("-", 7)
+                  << (o.passed() ? "PASS" : "FAIL") << "\n";
+            continue;
+        }
         table << pad(c.name, 34) << pad(c.spec.config.key(), 26) << pad(std::to_string(o.result.cycles), 8)
               << pad(three_decimals(o.result.throughput), 10) << pad(three_decimals(o.result.predicted_throughput), 11)
               << pad(c.seed_throughput.value_or("-"), 7) << (o.passed() ? "PASS" : "FAIL") << "\n";
@@ -349,14 +412,13 @@ int run_regression(const RegressCommand& command, const std::string& program,
         const auto& o = outcomes[i];
         if (o.passed()) continue;
         const auto& c = cases[i];
-        std::cout << "\nFAIL " << c.name << " (" << describe(c.spec) << ")\n";
+        std::cout << "\nFAIL " << c.name << " (" << (c.channels ? c.channels->config.key() : describe(c.spec)) << ")\n";
         if (!o.error.empty()) std::cout << "  " << o.error << "\n";
         if (!o.seed_check_failure.empty()) std::cout << "  seed table: " << o.seed_check_failure << "\n";
-        if (!o.result.violations.empty())
-            std::cout << "  first violation: " << violation_line(o.result.violations.front()) << "\n";
-        for (const auto& b : o.result.scoreboards)
+        if (o.first_violation()) std::cout << "  first violation: " << violation_line(*o.first_violation()) << "\n";
+        for (const auto& b : o.channels ? o.channels->scoreboards : o.result.scoreboards)
             if (b.violations) std::cout << "  " << b.summary << "\n";
-        std::cout << "  rerun: " << program << " run " << run_arguments(c.spec) << dut_arguments(command) << "\n";
+        std::cout << "  rerun: " << program << " run " << rerun_arguments(c, command) << "\n";
         if (!o.waves.empty()) std::cout << "  waves: gtkwave " << o.waves << (o.gtkw.empty() ? "" : " " + o.gtkw) << "\n";
     }
     if (command.waves) std::cout << "\nwaves of every test under " << command.waves_dir << "/\n";

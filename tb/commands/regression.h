@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "dut_library.h"
+#include "channel_run.h"
 #include "link_run.h"
 
 namespace creditloop {
@@ -17,7 +18,12 @@ struct RegressionCase {
     RunSpec spec;
     std::optional<std::string> seed_throughput; // what the seed prints for it ("0.223")
     bool systemc = false;                      // also under the SystemC harness: same JSON, field for field
+    std::optional<ChannelRunSpec> channels;    // a multi-channel case (channels/...): spec is unused
 };
+
+// The multi-channel cases: the seeds' systems (chi, pcie, ib) and a random matrix of channel
+// counts, pool sizes, batches, credit units and packet sizes, seeded from `seed`.
+std::vector<RegressionCase> channel_cases(uint64_t seed);
 
 // Every case, the random ones seeded from `seed`.
 std::vector<RegressionCase> regression_cases(uint64_t seed);

@@ -3,6 +3,8 @@
 // return path and the hybrid policy, and four of them again under the SystemC harness.
 #include <fnmatch.h>
 
+#include <algorithm>
+
 #include "closed_forms.h"
 #include "regression.h"
 #include "seed_tables.h"
@@ -112,6 +114,60 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
         {"random/L4_B12_K4_hybrid", "systemc/random_L4_B12_K4_hybrid"},
     };
     for (const auto& [from, name] : systemc_cases) cases.push_back(with_systemc(from, name));
+    for (auto& c : channel_cases(seed)) cases.push_back(std::move(c));
+    return cases;
+}
+
+std::vector<RegressionCase> channel_cases(uint64_t seed) {
+    std::vector<RegressionCase> cases;
+    const auto add = [&cases, seed](const std::string& name, const ChannelLinkConfig& config, uint64_t cycles) {
+        RegressionCase c;
+        c.name = "channels/" + name;
+        c.channels = ChannelRunSpec{config, cycles, seed};
+        cases.push_back(std::move(c));
+    };
+    for (const auto& preset : channel_presets()) add(preset, *channel_preset(preset), 20000);
+
+    // The random matrix: channel counts, plain or header/data channels, pool sizes, batches,
+    // credit units and packet sizes, loads and drains, the return path, and now and then a
+    // shared pool. Drawn from the regression's seed, so a seed names the same matrix everywhere.
+    Rng rng(seed * 0x9E3779B97F4A7C15ull + 11);
+    const auto draw = [&rng](int low, int high) { return low + static_cast<int>(rng.next() % static_cast<uint64_t>(high - low + 1)); };
+    const int units[] = {1, 8, 16, 32, 64};
+    for (int i = 0; i < 8; ++i) {
+        ChannelLinkConfig config;
+        config.stages = draw(1, 6);
+        config.shared_return = draw(0, 1) == 1;
+        config.shared_pool = draw(0, 5) == 0;
+        int lanes = 0;
+        const int channels = draw(1, 6);
+        for (int c = 0; c < channels && lanes < kMaxLanes - 1; ++c) {
+            ChannelSpec ch;
+            ch.name = "C" + std::to_string(c);
+            ch.split = draw(0, 3) == 0;
+            ch.credits = draw(1, 15);
+            ch.batch = draw(1, std::min(ch.credits, 4));
+            ch.unit = units[draw(0, 4)];
+            if (ch.split) {
+                ch.data_credits = draw(1, 32);
+                ch.data_batch = draw(1, std::min(ch.data_credits, 4));
+            }
+            // Packets up to what the pool can ever hold (a bigger one would wait forever).
+            const int most = ch.split ? ch.data_credits * ch.unit : ch.credits * ch.unit;
+            ch.traffic.max_bytes = draw(ch.split ? 0 : 1, std::min(most, 4 * ch.unit));
+            ch.traffic.min_bytes = draw(ch.split ? 0 : 1, std::max(ch.split ? 0 : 1, ch.traffic.max_bytes));
+            if (ch.traffic.min_bytes > ch.traffic.max_bytes) std::swap(ch.traffic.min_bytes, ch.traffic.max_bytes);
+            ch.traffic.load = draw(1, 20) / 20.0;   // exact in decimal: reruns print and parse it back
+            ch.traffic.drain = draw(4, 20) / 20.0;
+            lanes += ch.split ? 2 : 1;
+            config.channels.push_back(ch);
+        }
+        // A shared pool's packets can cost up to every channel's credits together: keep it valid.
+        if (validate(config)) config.shared_pool = false;
+        std::string name = "random" + std::to_string(i) + "_C" + std::to_string(config.channels.size()) + "_L" +
+                           std::to_string(config.stages) + (config.shared_pool ? "_SP" : "") + (config.shared_return ? "_SR" : "");
+        add(name, config, 8000);
+    }
     return cases;
 }
 
