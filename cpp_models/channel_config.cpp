@@ -20,6 +20,7 @@ std::string ChannelLinkConfig::key() const {
     for (const auto& c : channels) {
         k << "_" << (c.split ? "s" : "p") << c.credits << "k" << c.batch << "u" << c.unit;
         if (c.split) k << "d" << c.data_credits << "k" << c.data_batch;
+        if (c.full_rate) k << "F";
     }
     return k.str();
 }
@@ -43,6 +44,7 @@ ChannelLayout layout(const ChannelLinkConfig& config) {
                 out.pool_credits[lane] = i == 0 ? spec.credits : spec.data_credits;
                 out.pool_batch[lane] = i == 0 ? spec.batch : spec.data_batch;
                 out.pool_channel[lane] = c;
+                out.pool_full_rate[lane] = spec.full_rate;
             }
         }
     }
@@ -53,6 +55,7 @@ ChannelLayout layout(const ChannelLinkConfig& config) {
         for (const auto& spec : config.channels) out.pool_credits[0] += spec.credits + (spec.split ? spec.data_credits : 0);
         out.pool_batch[0] = config.channels.empty() ? 1 : config.channels.front().batch;
         out.pool_channel[0] = -1;
+        for (const auto& spec : config.channels) out.pool_full_rate[0] = out.pool_full_rate[0] || spec.full_rate;
     } else {
         out.pools = out.lanes;
     }
@@ -248,6 +251,12 @@ std::string apply_channel_text(ChannelSpec& channel, const std::string& text) {
         else if (key == "load") error = probability(channel.traffic.load);
         else if (key == "drain") error = probability(channel.traffic.drain);
         else if (key == "drain_every") error = number(channel.traffic.drain_every);
+        else if (key == "full_rate") {
+            int flag = 0;
+            error = number(flag);
+            if (error.empty() && flag != 0 && flag != 1) error = "--channel full_rate='" + value + "': 0 or 1";
+            channel.full_rate = flag == 1;
+        }
         else if (key == "bytes") {
             const auto dash = value.find('-');
             const std::string saved = value;
@@ -272,7 +281,7 @@ std::string apply_channel_text(ChannelSpec& channel, const std::string& text) {
             channel.traffic.max_bytes = hi;
         } else {
             return "--channel: unknown key '" + key +
-                   "' (known: name, credits, data, batch, data_batch, unit, bytes, load, drain, drain_every)";
+                   "' (known: name, credits, data, batch, data_batch, unit, bytes, load, drain, drain_every, full_rate)";
         }
         if (!error.empty()) return error;
     }

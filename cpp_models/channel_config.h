@@ -35,6 +35,7 @@ struct ChannelSpec {
     int batch = 1;            // K of the (header) pool
     int data_batch = 1;       // split: K of the data pool
     int unit = 1;             // bytes per credit and per flit
+    bool full_rate = false;   // its pools must carry a flit every cycle: the RTL's sizing assertion
     ChannelTraffic traffic;
 };
 
@@ -63,6 +64,7 @@ struct ChannelLayout {
     std::array<int, kMaxPools> pool_credits{};      // B_p
     std::array<int, kMaxPools> pool_batch{};        // K_p
     std::array<int, kMaxPools> pool_channel{};      // the channel a pool serves (-1: shared by all)
+    std::array<bool, kMaxPools> pool_full_rate{};   // POOL_FULL_RATE
 };
 ChannelLayout layout(const ChannelLinkConfig& config);
 
@@ -82,7 +84,7 @@ std::vector<std::string> channel_presets();
 std::optional<ChannelLinkConfig> channel_preset(const std::string& name);
 
 // Apply "key=value,key=value" to a channel (name, credits, data, batch, data_batch, unit, bytes
-// = N or MIN-MAX, load, drain, split = 0/1). "" or one error line.
+// = N or MIN-MAX, load, drain, drain_every, full_rate = 0/1). "" or one error line.
 std::string apply_channel_text(ChannelSpec& channel, const std::string& text);
 
 const char* protocol_name(ChannelProtocol protocol);

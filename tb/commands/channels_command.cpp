@@ -23,7 +23,8 @@ namespace creditloop {
 
 bool is_channel_run(const std::vector<std::string>& args) {
     for (const auto& a : args)
-        if (a == "--preset" || a.rfind("--preset=", 0) == 0 || a == "--channel" || a.rfind("--channel=", 0) == 0) return true;
+        for (const char* option : {"--preset", "--channel", "--channels"})
+            if (a == option || a.rfind(std::string(option) + "=", 0) == 0) return true;
     return false;
 }
 
@@ -40,6 +41,7 @@ std::string fmt_number(double v) {
 std::string channel_text(const ChannelSpec& c) {
     std::string out = "name=" + c.name + ",credits=" + std::to_string(c.credits) + ",batch=" + std::to_string(c.batch);
     if (c.split) out += ",data=" + std::to_string(c.data_credits) + ",data_batch=" + std::to_string(c.data_batch);
+    if (c.full_rate) out += ",full_rate=1";
     out += ",unit=" + std::to_string(c.unit) + ",bytes=" + std::to_string(c.traffic.min_bytes) + "-" +
            std::to_string(c.traffic.max_bytes) + ",load=" + fmt_number(c.traffic.load);
     out += c.traffic.drain_every > 0 ? ",drain_every=" + std::to_string(c.traffic.drain_every)
@@ -48,6 +50,63 @@ std::string channel_text(const ChannelSpec& c) {
 }
 
 }  // namespace
+
+std::string read_channel_description(const std::string& path, ChannelLinkConfig& config) {
+    std::ifstream in(path);
+    if (!in) return "--channels " + path + ": cannot read it (does it exist?)";
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        return "--channels " + path + " is not JSON (" + e.what() + ")";
+    }
+    const std::string where = "--channels " + path + ": ";
+    try {
+        if (!j.is_object()) return where + "the top level must be an object with a \"channels\" list";
+        for (const auto& [key, value] : j.items()) {
+            if (key == "protocol") {
+                const std::string p = value.get<std::string>();
+                if (p != "generic" && p != "chi" && p != "pcie" && p != "ib")
+                    return where + "protocol '" + p + "': generic, chi, pcie or ib";
+                config.protocol = p == "chi" ? ChannelProtocol::chi : p == "pcie" ? ChannelProtocol::pcie
+                                  : p == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
+            } else if (key == "L") {
+                config.stages = value.get<int>();
+            } else if (key == "shared_pool") {
+                config.shared_pool = value.get<bool>();
+            } else if (key == "shared_return") {
+                config.shared_return = value.get<bool>();
+            } else if (key == "channels") {
+                if (!value.is_array()) return where + "\"channels\" must be a list of objects";
+                config.channels.clear();
+                for (const auto& ch : value) {
+                    ChannelSpec spec;
+                    spec.name = "C" + std::to_string(config.channels.size());
+                    // The same keys as --channel, as JSON values: {"name": "REQ", "credits": 15, "bytes": [1, 64]}.
+                    std::string text;
+                    for (const auto& [k, v] : ch.items()) {
+                        std::string item;
+                        if (k == "bytes" && v.is_array() && v.size() == 2)
+                            item = std::to_string(v[0].get<int>()) + "-" + std::to_string(v[1].get<int>());
+                        else if (v.is_string()) item = v.get<std::string>();
+                        else if (v.is_boolean()) item = v.get<bool>() ? "1" : "0";
+                        else item = v.dump();
+                        text += (text.empty() ? "" : ",") + k + "=" + item;
+                    }
+                    const std::string problem = apply_channel_text(spec, text);
+                    if (!problem.empty()) return where + problem;
+                    config.channels.push_back(spec);
+                }
+            } else {
+                return where + "unknown key '" + key + "' (known: protocol, L, shared_pool, shared_return, channels)";
+            }
+        }
+    } catch (const nlohmann::json::exception& e) {
+        return where + "a value has the wrong type (" + e.what() + ")";
+    }
+    if (!j.contains("channels")) return where + "no \"channels\" list: describe at least one channel";
+    return "";
+}
 
 std::string channel_run_arguments(const ChannelRunSpec& spec) {
     const ChannelLinkConfig& c = spec.config;
@@ -64,6 +123,7 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     std::string preset, protocol;
     std::vector<std::string> channels;
     std::vector<std::string> stalled;
+    std::string description;
     int stages = 0;
     bool shared_pool = false, shared_return = false;
     CLI::App app{"Check the multi-channel link (docs/channels.md), the RTL in lockstep with the golden model.",
@@ -75,6 +135,9 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
                    "(bytes per credit), bytes (N or MIN-MAX), load, drain, drain_every; a preset's channel of the same "
                    "name is changed, else one is added")
         ->take_all();
+    app.add_option("--channels", description,
+                   "the link described in a JSON file: {\"L\": 4, \"shared_return\": true, \"channels\": [{\"name\": "
+                   "\"REQ\", \"credits\": 15, \"bytes\": [1, 64]}, ...]} (the --channel keys)");
     app.add_option("--protocol", protocol, "the rules the description must keep: generic, chi (at most 15 credits a channel)")
         ->check(one_of({"generic", "chi", "pcie", "ib"}, "a protocol"));
     app.add_option("--L", stages, "stages on the forward link and every return path")->check(whole_number(1, 1024));
@@ -94,6 +157,13 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
 
     ChannelLinkConfig& config = cmd.spec.config;
     if (!preset.empty()) config = *channel_preset(preset);
+    if (!description.empty()) {
+        const std::string problem = read_channel_description(description, config);
+        if (!problem.empty()) {
+            error.message = problem;
+            return std::nullopt;
+        }
+    }
     if (!protocol.empty())
         config.protocol = protocol == "chi" ? ChannelProtocol::chi : protocol == "pcie" ? ChannelProtocol::pcie
                           : protocol == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;

@@ -26,6 +26,8 @@ struct ChannelRunCommand {
 // True when `args` (run's arguments) describe a multi-channel run (--preset or --channel).
 bool is_channel_run(const std::vector<std::string>& args);
 std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string>& args, ParseError& error);
+// Read a JSON description of the link (--channels FILE) over `config`; "" or one error line.
+std::string read_channel_description(const std::string& path, ChannelLinkConfig& config);
 // The `creditloop run ...` arguments that reproduce `spec` exactly.
 std::string channel_run_arguments(const ChannelRunSpec& spec);
 int run_channel_command(const ChannelRunCommand& cmd);

@@ -131,6 +131,9 @@ CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources,
         auto dut = library->create();
         outcome.channels = run_channels(dut.get(), spec, options);
     }
+    if (c.seed_throughput && three_decimals(outcome.channels->link_throughput) != *c.seed_throughput)
+        outcome.seed_check_failure = "throughput " + three_decimals(outcome.channels->link_throughput) +
+                                     " but the seed prints " + *c.seed_throughput;
     if (command.waves || !outcome.channels->passed) {
         if (!outcome.channels->passed && !command.waves) {
             // Replay with waves around the first violation: the same cycles, bit for bit.
@@ -396,9 +399,13 @@ int run_regression(const RegressCommand& command, const std::string& program,
         failed += o.passed() ? 0 : 1;
         if (c.channels) {
             const ChannelLinkConfig& cc = c.channels->config;
-            table << pad(c.name, 34) << pad(std::to_string(cc.channels.size()) + " channels, L" + std::to_string(cc.stages), 26)
+            table << pad(c.name, 34)
+                  << pad(std::to_string(cc.channels.size()) + (cc.channels.size() == 1 ? " channel, L" : " channels, L") +
+                             std::to_string(cc.stages),
+                         26)
                   << pad(std::to_string(o.channels ? o.channels->cycles : 0), 8)
-                  << pad(o.channels ? three_decimals(o.channels->link_throughput) : "-", 10) << pad("-", 11) << pad("-", 7)
+                  << pad(o.channels ? three_decimals(o.channels->link_throughput) : "-", 10) << pad("-", 11)
+                  << pad(c.seed_throughput.value_or("-"), 7)
                   << (o.passed() ? "PASS" : "FAIL") << "\n";
             continue;
         }

@@ -128,6 +128,33 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
     };
     for (const auto& preset : channel_presets()) add(preset, *channel_preset(preset), 20000);
 
+    // The seeds' single-channel tables on channel_link with one channel (seed 000's batches and
+    // seed 001's L = 4 row): the multi-channel top must be the seeds' link when N = 1.
+    const auto one_channel = [](int stages, int credits, int batch) {
+        ChannelLinkConfig config;
+        config.stages = stages;
+        ChannelSpec ch;
+        ch.name = "C0";
+        ch.credits = credits;
+        ch.batch = batch;
+        ch.traffic.drain_every = 1;
+        config.channels.push_back(ch);
+        return config;
+    };
+    for (size_t i = 0; i < seeds::kSeed000Batches.size(); ++i) {
+        const int k = seeds::kSeed000Batches[i];
+        add("seed000_K" + std::to_string(k), one_channel(seeds::kSeed000Stages, seeds::kSeed000Buffer, k), seeds::kSeedCycles);
+        cases.back().seed_throughput = seeds::kSeed000Throughput[i];
+    }
+    for (const auto& row : seeds::kSeed001Rows) {
+        if (row.stages != 4 || row.drain_every != 1) continue;
+        for (size_t i = 0; i < seeds::kSeed001Buffers.size(); ++i) {
+            const int b = seeds::kSeed001Buffers[i];
+            add("seed001_L4_B" + std::to_string(b), one_channel(4, b, 1), seeds::kSeedCycles);
+            cases.back().seed_throughput = row.throughput[i];
+        }
+    }
+
     // The random matrix: channel counts, plain or header/data channels, pool sizes, batches,
     // credit units and packet sizes, loads and drains, the return path, and now and then a
     // shared pool. Drawn from the regression's seed, so a seed names the same matrix everywhere.

@@ -49,7 +49,6 @@ std::string packed(const std::array<T, N>& values, int count, int bits) {
 
 std::string channel_parameters(const ChannelLinkConfig& config) {
     const ChannelLayout l = layout(config);
-    std::array<int, kMaxPools> full_rate{};
     std::ostringstream p;
     p << "#(.NCH(" << l.channels << "), .NLANE(" << l.lanes << "), .NPOOL(" << l.pools << "), .L(" << config.stages
       << "), .SHARED_RET(" << (config.shared_return ? 1 : 0) << "),\n      .CH_LANE(" << packed(l.channel_lane, l.channels, 8)
@@ -57,7 +56,7 @@ std::string channel_parameters(const ChannelLinkConfig& config) {
       << packed(l.channel_unit, l.channels, 16) << "),\n      .LANE_CH(" << packed(l.lane_channel, l.lanes, 8)
       << "),\n      .LANE_POOL(" << packed(l.lane_pool, l.lanes, 8) << "),\n      .POOL_B("
       << packed(l.pool_credits, l.pools, 16) << "),\n      .POOL_K(" << packed(l.pool_batch, l.pools, 16)
-      << "),\n      .POOL_FULL_RATE(" << packed(full_rate, l.pools, 1) << "))";
+      << "),\n      .POOL_FULL_RATE(" << packed(l.pool_full_rate, l.pools, 1) << "))";
     return p.str();
 }
 
