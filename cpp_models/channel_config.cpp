@@ -198,6 +198,17 @@ std::optional<ChannelLinkConfig> channel_preset(const std::string& name) {
     return std::nullopt;
 }
 
+ChannelLinkConfig single_channel_config(int stages, int credits, int batch) {
+    ChannelLinkConfig config;
+    config.stages = stages;
+    ChannelSpec ch;
+    ch.name = "C0";
+    ch.credits = credits;
+    ch.batch = batch;
+    config.channels.push_back(ch);
+    return config;
+}
+
 ChannelLinkConfig hol_config(int channels, int credits, int stages, bool shared_pool) {
     ChannelLinkConfig c;
     c.preset = shared_pool ? "hol-shared" : "hol";

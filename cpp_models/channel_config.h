@@ -89,6 +89,10 @@ std::string apply_channel_text(ChannelSpec& channel, const std::string& text);
 
 const char* protocol_name(ChannelProtocol protocol);
 
+// One plain channel "C0" of `credits` credits, batches of `batch`, one-byte packets every cycle
+// and a consumer that takes a flit every cycle: the seeds' single link as a channel link.
+ChannelLinkConfig single_channel_config(int stages, int credits, int batch);
+
 // The head-of-line set-up (seed 003): `channels` plain channels of `credits` each, L stages,
 // one-flit packets every cycle on every channel, channel 0's consumer stalled; with
 // `shared_pool` every lane draws from one pool of channels x credits.

@@ -17,16 +17,7 @@ using namespace creditloop;
 
 namespace {
 
-ChannelLinkConfig one_channel(int stages, int credits, int batch) {
-    ChannelLinkConfig c;
-    c.stages = stages;
-    ChannelSpec ch;
-    ch.name = "C0";
-    ch.credits = credits;
-    ch.batch = batch;
-    c.channels.push_back(ch);
-    return c;
-}
+ChannelLinkConfig one_channel(int stages, int credits, int batch) { return single_channel_config(stages, credits, batch); }
 
 // Seeds 000/001's set-up on one channel: a packet every cycle, drain every Nth cycle.
 ChannelRunSpec seed_channel_run(int stages, int credits, int batch, int drain_every) {

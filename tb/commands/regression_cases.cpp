@@ -131,14 +131,8 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
     // The seeds' single-channel tables on channel_link with one channel (seed 000's batches and
     // seed 001's L = 4 row): the multi-channel top must be the seeds' link when N = 1.
     const auto one_channel = [](int stages, int credits, int batch) {
-        ChannelLinkConfig config;
-        config.stages = stages;
-        ChannelSpec ch;
-        ch.name = "C0";
-        ch.credits = credits;
-        ch.batch = batch;
-        ch.traffic.drain_every = 1;
-        config.channels.push_back(ch);
+        ChannelLinkConfig config = single_channel_config(stages, credits, batch);
+        config.channels[0].traffic.drain_every = 1;   // seed 001's drain, as the single link's seed cases
         return config;
     };
     for (size_t i = 0; i < seeds::kSeed000Batches.size(); ++i) {

@@ -125,46 +125,12 @@ std::string build_bank(std::vector<Item*>& items, const DutSources& sources, con
     fs::remove_all(dir, ec);
     fs::create_directories(dir, ec);
     if (ec) return "cannot create " + dir.string() + ": " + ec.message();
-    std::vector<std::string> files;
-    for (size_t v = 0; v < variants.size(); ++v) {
-        if (v == 0) {
-            files.insert(files.end(), variants[v].files.begin(), variants[v].files.end());
-            continue;
-        }
-        const auto modules = declared_modules(variants[v].files);
-        const fs::path copies = dir / ("v" + std::to_string(v));
-        fs::create_directories(copies, ec);
-        for (size_t f = 0; f < variants[v].files.size(); ++f) {
-            const fs::path copy = copies / (std::to_string(f) + "_" + fs::path(variants[v].files[f]).filename().string());
-            std::ofstream(copy) << rename_modules(read_file(variants[v].files[f]), modules, variants[v].suffix);
-            files.push_back(copy.string());
-        }
-    }
     std::ofstream(dir / "channel_bank.sv") << channel_bank_top_sv(instances, variants);
     std::ofstream(dir / "channel_bank_ports.h") << channel_bank_header(instances);
-    const std::string log = (dir / "build.log").string();
-    std::string rtl_list;
-    for (const auto& file : files) rtl_list += (rtl_list.empty() ? "" : ";") + file;
     const std::string count = std::to_string(instances.size()) + " channel configuration" + (instances.size() == 1 ? "" : "s");
-    const std::string what = "verilating " + count + " failed";
-    if (status) status("verilating " + count);
-    const std::vector<std::string> configure = {
-        "cmake", "-S", (fs::path(sources.source_root) / "cmake" / "dut").string(), "-B", (dir / "build").string(),
-        "-DCL_CHANNELS=ON", "-DCL_BANK_DIR=" + dir.string(), std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"),
-        "-DCL_OPT=-O1", "-DCL_RTL_SOURCES=" + rtl_list, "-DCL_SOURCE_ROOT=" + sources.source_root,
-        "-DCL_RUNTIME_LIB=" + runtime_library(sources)};
-    if (run_logged(configure, log) != 0) return what + " (" + first_error_line(log) + "); full log: " + log;
-    if (run_logged({"cmake", "--build", (dir / "build").string(), "--", "-j2"}, log, status, "compiling " + count) != 0)
-        return what + " (" + first_error_line(log) + "); full log: " + log;
-    fs::rename(dir / "build" / "dut.so", dir / "dut.so", ec);
-    if (ec) return what + " (no dut.so: " + ec.message() + "); full log: " + log;
-    {
-        std::ofstream out(dir / "manifest.txt.tmp");
-        out << text;
-    }
-    fs::rename(dir / "manifest.txt.tmp", dir / "manifest.txt", ec);
-    fs::remove_all(dir / "build", ec);
-    return ec ? "cannot finish " + dir.string() + ": " + ec.message() : "";
+    return compile_bank(dir, sources, bank_sources(dir, variants),
+                        {"-DCL_CHANNELS=ON", std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"), "-DCL_OPT=-O1"},
+                        count, text, status);
 }
 
 // Channel banks no current RTL set matches any more.

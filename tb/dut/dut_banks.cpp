@@ -133,8 +133,18 @@ std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, co
     fs::create_directories(dir, ec);
     if (ec) return "cannot create " + dir.string() + ": " + ec.message();
 
-    // Every RTL set after the first is copied with its module names suffixed.
+    std::ofstream(dir / "bank.sv") << bank_top_sv(instances, variants);
+    std::ofstream(dir / "bank_ports.h") << bank_ports_header(instances);
+    const std::string count = std::to_string(instances.size()) + " configuration" + (instances.size() == 1 ? "" : "s");
+    return compile_bank(dir, wanted.front()->sources, bank_sources(dir, variants),
+                        {std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"),
+                         std::string("-DCL_OPT=") + (m.solo ? "-O2" : "-O1")},
+                        instances.size() == 1 ? instances.front().config.key() : count, text, status);
+}
+
+std::vector<std::string> bank_sources(const fs::path& dir, const std::vector<BankVariant>& variants) {
     std::vector<std::string> sources;
+    std::error_code ec;
     for (size_t v = 0; v < variants.size(); ++v) {
         if (v == 0) {
             sources.insert(sources.end(), variants[v].files.begin(), variants[v].files.end());
@@ -149,34 +159,31 @@ std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, co
             sources.push_back(copy.string());
         }
     }
-    std::ofstream(dir / "bank.sv") << bank_top_sv(instances, variants);
-    std::ofstream(dir / "bank_ports.h") << bank_ports_header(instances);
+    return sources;
+}
 
-    const DutSources& first = wanted.front()->sources;
+std::string compile_bank(const fs::path& dir, const DutSources& sources, const std::vector<std::string>& rtl,
+                         const std::vector<std::string>& defines, const std::string& what, const std::string& manifest,
+                         const BuildStatus& status) {
     const std::string log = (dir / "build.log").string();
     std::string rtl_list;
-    for (const auto& file : sources) rtl_list += (rtl_list.empty() ? "" : ";") + file;
-    const std::vector<std::string> configure = {
-        "cmake", "-S", (fs::path(first.source_root) / "cmake" / "dut").string(),
-        "-B", (dir / "build").string(),
-        "-DCL_BANK_DIR=" + dir.string(),
-        std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"),
-        std::string("-DCL_OPT=") + (m.solo ? "-O2" : "-O1"),
-        "-DCL_RTL_SOURCES=" + rtl_list,
-        "-DCL_SOURCE_ROOT=" + first.source_root,
-        "-DCL_RUNTIME_LIB=" + runtime_library(first)};
-    const std::string count = std::to_string(instances.size()) + " configuration" + (instances.size() == 1 ? "" : "s");
-    const std::string what = "verilating " + (instances.size() == 1 ? instances.front().config.key() : count) + " failed";
-    if (status) status("verilating " + count);
-    if (run_logged(configure, log) != 0) return what + " (" + first_error_line(log) + "); full log: " + log;
-    if (run_logged({"cmake", "--build", (dir / "build").string(), "--", "-j2"}, log, status, "compiling " + count) != 0)
-        return what + " (" + first_error_line(log) + "); full log: " + log;
+    for (const auto& file : rtl) rtl_list += (rtl_list.empty() ? "" : ";") + file;
+    std::vector<std::string> configure = {"cmake", "-S", (fs::path(sources.source_root) / "cmake" / "dut").string(),
+                                          "-B", (dir / "build").string(), "-DCL_BANK_DIR=" + dir.string()};
+    configure.insert(configure.end(), defines.begin(), defines.end());
+    configure.insert(configure.end(), {"-DCL_RTL_SOURCES=" + rtl_list, "-DCL_SOURCE_ROOT=" + sources.source_root,
+                                       "-DCL_RUNTIME_LIB=" + runtime_library(sources)});
+    const std::string failed = "verilating " + what + " failed";
+    if (status) status("verilating " + what);
+    if (run_logged(configure, log) != 0) return failed + " (" + first_error_line(log) + "); full log: " + log;
+    if (run_logged({"cmake", "--build", (dir / "build").string(), "--", "-j2"}, log, status, "compiling " + what) != 0)
+        return failed + " (" + first_error_line(log) + "); full log: " + log;
+    std::error_code ec;
     fs::rename(dir / "build" / "dut.so", dir / "dut.so", ec);
-    if (ec) return what + " (no dut.so: " + ec.message() + "); full log: " + log;
-    // The manifest last, written whole: a bank with a manifest is complete.
+    if (ec) return failed + " (no dut.so: " + ec.message() + "); full log: " + log;
     {
         std::ofstream out(dir / (std::string(kManifest) + ".tmp"));
-        out << text;
+        out << manifest;
     }
     fs::rename(dir / (std::string(kManifest) + ".tmp"), dir / kManifest, ec);
     // The generated code is not needed once the plugin is linked (a bank of forty is ~40 MB).

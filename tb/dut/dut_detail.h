@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "dut_bank.h"
 #include "dut_library.h"
 
 namespace creditloop::dut_detail {
@@ -85,6 +86,16 @@ struct Wanted {
     std::string stamp;
     std::string error;   // set when it could not be built
 };
+
+// Every variant's files, the first as they are and the others copied under dir/v<N>/ with their
+// module names suffixed: the RTL list of one verilated bank.
+std::vector<std::string> bank_sources(const fs::path& dir, const std::vector<BankVariant>& variants);
+// Configure cmake/dut in dir/build with `defines` (-D...), compile, move dut.so into dir, write
+// `manifest` (as dir/manifest.txt, last and whole: a bank with a manifest is complete) and drop
+// the generated code. "" or one error line ("verilating <what> failed (...); full log: ...").
+std::string compile_bank(const fs::path& dir, const DutSources& sources, const std::vector<std::string>& rtl,
+                         const std::vector<std::string>& defines, const std::string& what, const std::string& manifest,
+                         const BuildStatus& status);
 
 void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, const BuildStatus& status);
 void prune_stale_banks(const std::string& root, const std::string& source_root);
