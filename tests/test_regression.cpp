@@ -11,6 +11,7 @@
 
 #include <pugixml.hpp>
 
+#include "channels_command.h"
 #include "regression.h"
 #include "test_support.h"
 
@@ -76,8 +77,25 @@ TEST_CASE("the regression lists every seed configuration and the random matrix",
     CHECK(name_matches("seed001/L4_B10", "seed001/L4_*"));
     CHECK_FALSE(name_matches("seed000/K8", "seed001/*"));
     CHECK(name_matches("seed000/K8", "K8"));
-    // SEED reseeds the random tests.
-    CHECK(regression_cases(2).back().spec.stimulus.seed != cases.back().spec.stimulus.seed);
+    // SEED reseeds the random tests, the multi-channel matrix included.
+    const auto reseeded = regression_cases(2);
+    const auto last_random = [](const std::vector<RegressionCase>& all) {
+        const RegressionCase* found = nullptr;
+        for (const auto& c : all)
+            if (c.name.rfind("random/", 0) == 0) found = &c;
+        return found;
+    };
+    REQUIRE(last_random(cases));
+    CHECK(last_random(reseeded)->spec.stimulus.seed != last_random(cases)->spec.stimulus.seed);
+    int channel_cases = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        if (!cases[i].channels) continue;
+        ++channel_cases;
+        REQUIRE(reseeded[i].channels);
+        CHECK(reseeded[i].channels->seed == 2);
+    }
+    CHECK(channel_cases == 27);   // chi, pcie, ib, 8 random links, 6 + 10 seed rows on one channel
+    CHECK(channel_run_arguments(*cases.back().channels) != channel_run_arguments(*reseeded.back().channels));
 }
 
 TEST_CASE("regression smoke run of seed 000 K = 8 passes and writes JUnit with the seed", "[regression][rtl][smoke]") {

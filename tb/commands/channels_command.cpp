@@ -132,7 +132,7 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
         ->check(one_of(channel_presets(), "a channel preset"));
     app.add_option("--channel", channels,
                    "a channel, key=value,...: name, credits, data (header/data channel), batch, data_batch, unit "
-                   "(bytes per credit), bytes (N or MIN-MAX), load, drain, drain_every; a preset's channel of the same "
+                   "(bytes per credit), bytes (N or MIN-MAX), load, drain, drain_every, full_rate; a preset's channel of the same "
                    "name is changed, else one is added")
         ->take_all();
     app.add_option("--channels", description,

@@ -29,7 +29,7 @@ public:
     const ChannelInputs& next(uint64_t cycle);   // this cycle's inputs
     void granted(uint32_t grant_mask);           // the granted channels' heads have gone
 
-    static constexpr size_t kQueueLimit = 64;    // packets a source holds (more arrivals wait outside)
+    static constexpr size_t kQueueLimit = 64;    // packets a source holds (an arrival at a full queue is not offered)
     uint64_t packets_offered(int channel) const { return offered_[channel]; }
 
 private:
