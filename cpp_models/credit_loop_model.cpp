@@ -11,7 +11,8 @@ CreditLoopModel::CreditLoopModel(const LinkConfig& config)
       ret_(static_cast<size_t>(config.stages + config.sync_stages)),
       slots_(static_cast<size_t>(config.buffer_slots)),
       freeing_(static_cast<size_t>(config.free_delay)),
-      policy_active_(config.policy == ReturnPolicy::hybrid || config.flush_timeout != 0) {
+      policy_active_(config.policy == ReturnPolicy::hybrid || config.flush_timeout != 0),
+      total_mask_(config.recovery ? (1u << config.total_bits) - 1u : 0u) {
     reset();
 }
 
@@ -33,6 +34,7 @@ void CreditLoopModel::reset_sender() {
     credits_ = static_cast<uint32_t>(config_.buffer_slots);
     for (auto& stage : fwd_) stage = FwdStage{false, 0};
     fwd_flits_ = 0;
+    accepted_total_ = 0;
 }
 
 // rst_rx_n: the buffer, the return logic and the return path empty.
@@ -47,6 +49,9 @@ void CreditLoopModel::reset_receiver() {
     waiting_ = 0;
     batch_age_ = 0;
     free_run_ = 0;
+    released_total_ = 0;
+    sent_total_ = 0;
+    quiet_ = 0;
 }
 
 const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
@@ -66,7 +71,24 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     o.send_payload = o.send ? in.payload : 0;
     uint32_t last_ret = ret_head_ + last_ret_stage_;
     if (last_ret >= ret_.size()) last_ret -= static_cast<uint32_t>(ret_.size());
-    o.credits_arriving = ret_[last_ret];
+    // The last return stage, after the faults the environment injects into it (docs/recovery.md):
+    // a count, or an update whose difference from the accepted total the credit limit checks.
+    const uint32_t arriving = ret_[last_ret];
+    accept_ = false;
+    o.update_refused = false;
+    if (!config_.recovery) {
+        const uint32_t count_mask = (1u << signal_bits(WidthRule::count, config_)) - 1u;
+        o.credits_arriving = arriving == 0 || in.fault_drop ? 0u : (arriving + in.fault_add) & count_mask;
+    } else {
+        o.credits_arriving = 0;
+        if ((arriving & kUpdateValid) && !in.fault_drop) {
+            arriving_total_ = (arriving + in.fault_add) & total_mask_;
+            const uint32_t d = (arriving_total_ - accepted_total_) & total_mask_;
+            accept_ = static_cast<uint64_t>(credits_) + d <= static_cast<uint64_t>(config_.buffer_slots);
+            o.update_refused = !accept_;
+            o.credits_arriving = accept_ ? d : 0u;
+        }
+    }
 
     o.fwd_flits = fwd_flits_;
     o.arrive = fwd_[last].valid;
@@ -83,11 +105,23 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     const uint32_t batch = static_cast<uint32_t>(config_.batch);
     o.policy_flush = in.flush || (policy_active_ && policy_flushes(in.return_busy));
     released_ = o.policy_flush ? pending_total : (pending_total >= batch ? batch : 0u);
-    o.return_waiting = waiting_;
-    o.credits_returned = in.return_busy ? 0u : waiting_ + released_;
-    o.return_flight = return_flight_;
-    o.credit_total =
-        credits_ + fwd_flits_ + occupancy_ + slots_freeing_ + pending_ + waiting_ + return_flight_;
+    if (!config_.recovery) {
+        o.return_waiting = waiting_;
+        o.credits_returned = in.return_busy ? 0u : waiting_ + released_;
+        o.return_message = o.credits_returned != 0;
+        o.return_flight = return_flight_;
+    } else {
+        // The receiver tells its running total: whenever it has new credits, and again every
+        // RESEND cycles; the update waits while reverse traffic holds the slot.
+        next_released_total_ = (released_total_ + released_) & total_mask_;
+        const bool wanted = next_released_total_ != sent_total_ ||
+                            quiet_ == static_cast<uint32_t>(config_.resend_period - 1);
+        o.return_message = wanted && !in.return_busy;
+        o.credits_returned = o.return_message ? (next_released_total_ - sent_total_) & total_mask_ : 0u;
+        o.return_waiting = (released_total_ - sent_total_) & total_mask_;
+        o.return_flight = (sent_total_ - accepted_total_) & total_mask_;
+    }
+    o.credit_total = credits_ + fwd_flits_ + occupancy_ + slots_freeing_ + pending_ + o.return_waiting + o.return_flight;
     return o;
 }
 
@@ -97,7 +131,8 @@ bool CreditLoopModel::policy_flushes(bool return_busy) const {
     if (config_.policy != ReturnPolicy::hybrid) return false;
     const bool idle = !return_busy && free_run_ == static_cast<uint32_t>(config_.idle_cycles - 1);
     // The receiver's bound on the sender's credits: every credit it holds is not at the sender.
-    const uint32_t held = occupancy_ + slots_freeing_ + pending_ + waiting_;
+    const uint32_t waiting = config_.recovery ? (released_total_ - sent_total_) & total_mask_ : waiting_;
+    const uint32_t held = occupancy_ + slots_freeing_ + pending_ + waiting;
     const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
     const bool sender_low = held >= slots - static_cast<uint32_t>(config_.low_credits);
     return idle || sender_low;
@@ -138,7 +173,18 @@ void CreditLoopModel::update() {
 
     // Return logic: the batch, the timeout's age of its oldest credit, the port, the idle run.
     pending_ = pending_ + (freed_ ? 1u : 0u) - released_;
-    waiting_ = waiting_ + released_ - o.credits_returned;
+    if (!config_.recovery) {
+        waiting_ = waiting_ + released_ - o.credits_returned;
+    } else {
+        released_total_ = next_released_total_;
+        if (o.return_message) {
+            sent_total_ = next_released_total_;
+            quiet_ = 0;
+        } else {
+            quiet_ = std::min(quiet_ + 1, static_cast<uint32_t>(config_.resend_period - 1));
+        }
+        if (accept_) accepted_total_ = arriving_total_;
+    }
     if (policy_active_) {
         const uint32_t timeout = static_cast<uint32_t>(config_.flush_timeout);
         batch_age_ = pending_ == 0 ? 0u : std::min(batch_age_ + 1, timeout + 1);
@@ -149,12 +195,16 @@ void CreditLoopModel::update() {
     // Both pipelines shift: the last stage leaves, the new value enters stage 0. With a ring
     // that is one step of the head backwards onto the slot the last stage vacated.
     fwd_flits_ = fwd_flits_ - (arriving.valid ? 1u : 0u) + (o.send ? 1u : 0u);
-    return_flight_ = return_flight_ - o.credits_arriving + o.credits_returned;
+    // Without recovery the return path carries counts (what left the last stage, faults and
+    // all, no longer counts); with it, updates.
+    uint32_t last_ret = ret_head_ + last_ret_stage_;
+    if (last_ret >= ret_.size()) last_ret -= static_cast<uint32_t>(ret_.size());
+    return_flight_ = return_flight_ - ret_[last_ret] + o.credits_returned;
     ring_head_ = last;
     fwd_[ring_head_] = FwdStage{o.send, o.send_payload};
-    ret_head_ += last_ret_stage_;
-    if (ret_head_ >= ret_.size()) ret_head_ -= static_cast<uint32_t>(ret_.size());
-    ret_[ret_head_] = o.credits_returned;
+    ret_head_ = last_ret;
+    ret_[ret_head_] = !config_.recovery ? o.credits_returned
+                                        : (o.return_message ? kUpdateValid | next_released_total_ : 0u);
 
     // A reset asserted in this cycle wins over the edge, one end at a time (credit_link's
     // rst_tx_n and rst_rx_n).

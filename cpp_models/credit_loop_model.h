@@ -64,6 +64,14 @@ private:
     uint32_t batch_age_ = 0;         // cycles the oldest pending credit has waited (timeout)
     uint32_t free_run_ = 0;          // cycles without reverse traffic before this one, up to IDLE - 1
     bool policy_active_ = false;     // the hybrid or a timeout may flush (else only the input does)
+    // Recovery (docs/recovery.md): running totals modulo 2^n. A return stage then holds an update,
+    // kUpdateValid | total, instead of a count.
+    static constexpr uint32_t kUpdateValid = 1u << 16;
+    uint32_t total_mask_ = 0;        // 2^n - 1
+    uint32_t released_total_ = 0;    // CR, the receiver's
+    uint32_t sent_total_ = 0;        // CS: the total the last update carried
+    uint32_t quiet_ = 0;             // cycles since the last update, up to RESEND - 1
+    uint32_t accepted_total_ = 0;    // R, the sender's
 
     uint32_t oldest_freeing() const;   // ring index of the pop freed this cycle
     bool policy_flushes(bool return_busy) const;   // the timeout or the hybrid flushes this cycle
@@ -75,6 +83,9 @@ private:
     uint32_t last_stage_ = 0;
     uint32_t last_fwd_ = 0;          // this cycle's last forward stage (ring index), for update()
     uint32_t last_ret_stage_ = 0;
+    uint32_t next_released_total_ = 0;   // CR + released
+    bool accept_ = false;                // the arriving update is accepted; its total:
+    uint32_t arriving_total_ = 0;
 };
 
 }  // namespace creditloop

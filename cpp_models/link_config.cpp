@@ -10,14 +10,16 @@ std::string LinkConfig::key() const {
            (policy == ReturnPolicy::hybrid
                 ? "_H" + std::to_string(low_credits) + "i" + std::to_string(idle_cycles)
                 : "") +
-           (flush_timeout ? "_T" + std::to_string(flush_timeout) : "");
+           (flush_timeout ? "_T" + std::to_string(flush_timeout) : "") +
+           (recovery ? "_R" + std::to_string(total_bits) + "p" + std::to_string(resend_period) : "");
 }
 
 bool LinkConfig::operator==(const LinkConfig& other) const {
     return stages == other.stages && buffer_slots == other.buffer_slots && batch == other.batch &&
            payload_bits == other.payload_bits && sync_stages == other.sync_stages &&
            free_delay == other.free_delay && rtl_full_rate == other.rtl_full_rate &&
-           policy == other.policy && flush_timeout == other.flush_timeout &&
+           policy == other.policy && flush_timeout == other.flush_timeout && recovery == other.recovery &&
+           (!recovery || (total_bits == other.total_bits && resend_period == other.resend_period)) &&
            (policy == ReturnPolicy::batch ||
             (low_credits == other.low_credits && idle_cycles == other.idle_cycles));
 }
@@ -55,6 +57,18 @@ std::optional<std::string> validate(const LinkConfig& c) {
         const std::string range = std::to_string(b.low) + ".." +
                                   (b.high_is_b ? "B (B = " + std::to_string(b.high) + ")" : std::to_string(b.high));
         return out_of_range(b.what, b.value, range);
+    }
+    if (c.recovery) {
+        if (c.resend_period < 1 || c.resend_period > kMaxResendPeriod)
+            return out_of_range("--resend (cycles between credit updates)", c.resend_period,
+                                "1.." + std::to_string(kMaxResendPeriod));
+        // 2^n > 2B: a stale or repeated total can never look like new credits.
+        if (c.total_bits > kMaxTotalBits || (1LL << c.total_bits) <= 2LL * c.buffer_slots) {
+            int need = 1;
+            while ((1LL << need) <= 2LL * c.buffer_slots) ++need;
+            return "--total-bits = " + std::to_string(c.total_bits) + " is out of range: running totals need 2^n > 2B, so " +
+                   std::to_string(need) + ".." + std::to_string(kMaxTotalBits) + " with B = " + std::to_string(c.buffer_slots);
+        }
     }
     return std::nullopt;
 }

@@ -25,10 +25,14 @@ struct LinkConfig {
     int low_credits = 0;     // LOW: hybrid flushes when the sender may hold this many credits or fewer
     int idle_cycles = 1;     // IDLE: hybrid flushes after this many cycles without reverse traffic
     int flush_timeout = 0;   // TIMEOUT: a credit waits at most this many cycles for its batch (0: off)
+    bool recovery = false;   // RECOVERY: cumulative credit updates instead of counts (docs/recovery.md)
+    int total_bits = 8;      // TOTAL_BITS: width of the running totals (2^n > 2B)
+    int resend_period = 16;  // RESEND: cycles between updates when nothing new is released
 
     // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32"
     // ("_S2" for synchroniser stages, "_D3" for a late free, "_FR" when FULL_RATE is set,
-    // "_H4i2" for the hybrid policy with LOW = 4 and IDLE = 2, "_T16" for a flush timeout).
+    // "_H4i2" for the hybrid policy with LOW = 4 and IDLE = 2, "_T16" for a flush timeout,
+    // "_R5p64" for recovery with 5-bit totals resent every 64 cycles).
     std::string key() const;
     bool operator==(const LinkConfig& other) const;
 };
@@ -45,6 +49,8 @@ constexpr int kMaxIdleCycles = 64;
 // when the sender may be down to a batch's worth of credits, or after two free return cycles.
 constexpr int kDefaultIdleCycles = 2;
 constexpr int kMaxFlushTimeout = 4096;
+constexpr int kMaxTotalBits = 16;
+constexpr int kMaxResendPeriod = 4096;
 
 const char* policy_name(ReturnPolicy policy);   // "batch", "hybrid"
 

@@ -14,6 +14,8 @@ struct LinkInputs {
     bool return_busy = false; // reverse traffic holds the shared return slot this cycle
     bool reset_tx = false;    // reset the sender end (counter, forward path) at this cycle's edge
     bool reset_rx = false;    // reset the receiver end (buffer, return logic, return path) likewise
+    bool fault_drop = false;  // the return message arriving at the sender this cycle, if any, is lost
+    uint32_t fault_add = 0;   // ... or made larger by this much (docs/recovery.md)
 };
 
 }  // namespace creditloop

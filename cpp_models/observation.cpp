@@ -62,6 +62,7 @@ int signal_bits(WidthRule width, const LinkConfig& config) {
         case WidthRule::flits: return flits;
         case WidthRule::payload: return config.payload_bits;
         case WidthRule::total: return std::max(count, flits) + 3;   // credit_link's TW
+        case WidthRule::fault: return 16;                           // fault_add
     }
     return 0;
 }

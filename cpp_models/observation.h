@@ -42,8 +42,8 @@ enum class SignalGroup : uint8_t {
 };
 
 // A signal's width in the RTL: 1 bit, a count of credits $clog2(B+1), a count of forward
-// flits $clog2(L+1), the payload W, or the loop total's max(count, flits) + 3.
-enum class WidthRule : uint8_t { one_bit, count, flits, payload, total };
+// flits $clog2(L+1), the payload W, the loop total's max(count, flits) + 3, or a fault's 16 bits.
+enum class WidthRule : uint8_t { one_bit, count, flits, payload, total, fault };
 // How GTKWave shows a signal and reports print it.
 enum class WaveFormat : uint8_t { binary, decimal, hex };
 // An output port of credit_link, or an environment input the harness echoes from LinkInputs.

@@ -14,6 +14,10 @@
 //   conservation.receiver_returns the receiver has returned more credits than flits it popped
 //                                 (recorded each time the excess reaches a new high).
 //   conservation.overflow         a flit arrived with every slot full.
+//   conservation.injected_loss    the total fell (rose: conservation.injected_gain) at the edge
+//                                 after the environment dropped (corrupted) a return message
+//                                 (docs/recovery.md): the fault's doing, not the RTL's, and still a
+//                                 violation, since the loop is short (or over) from then on.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +64,8 @@ private:
     uint64_t popped_ = 0;            // flits the receiver popped, cumulative
     uint64_t excess_recorded_ = 0;   // largest returned_ - popped_ reported so far
     std::optional<uint64_t> first_violation_cycle_;
+    std::optional<uint64_t> fault_before_;   // the previous cycle's injected fault, if any
+    bool fault_was_drop_ = false;
 };
 
 }  // namespace creditloop

@@ -18,13 +18,16 @@ void SizingScoreboard::step(const Observation& o) {
     count_cycle();
     last_cycle_ = o.cycle;
     const uint8_t send = o.send ? 1 : 0;
+    // After a fault the environment injected into the return path, credits no longer match sends
+    // one for one: the loop's timing checks stand aside (conservation names the fault).
+    faulted_ = faulted_ || o.fault_drop || o.fault_add != 0;
 
     sends_in_round_trip_ += send;
     sends_in_round_trip_ -= recent_sends_[recent_index_];
     recent_sends_[recent_index_] = send;
     if (++recent_index_ == recent_sends_.size()) recent_index_ = 0;
     const bool over_rate = sends_in_round_trip_ > buffer_slots_;
-    if (over_rate && !over_rate_) rate_bound_exceeded(o);
+    if (over_rate && !over_rate_ && !faulted_) rate_bound_exceeded(o);
     over_rate_ = over_rate;
 
     // Credits arriving now were spent in earlier cycles, so they leave before this send joins.
@@ -89,7 +92,7 @@ void SizingScoreboard::credits_arrived(const Observation& o) {
         shortest_ = sample;
         shortest_cycle_ = o.cycle;
     }
-    if (sample < static_cast<uint64_t>(round_trip_) &&
+    if (sample < static_cast<uint64_t>(round_trip_) && !faulted_ &&
         (!shortest_recorded_ || sample < *shortest_recorded_))
         round_trip_shorter(o, sample, send_cycle);
 }
@@ -142,7 +145,7 @@ void SizingScoreboard::finish() {
     if (finished_) return;
     finished_ = true;
 
-    if (spec_.drain_every_cycle && shortest_ && *shortest_ > static_cast<uint64_t>(round_trip_)) {
+    if (spec_.drain_every_cycle && !faulted_ && shortest_ && *shortest_ > static_cast<uint64_t>(round_trip_)) {
         record({shortest_cycle_, "sizing.round_trip", signal_name(Signal::credits_arriving),
                 round_trip_text(), counted(*shortest_, "cycle"),
                 "with the consumer draining every cycle no credit came back faster than " +

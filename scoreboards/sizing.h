@@ -113,6 +113,7 @@ private:
 
     uint64_t last_cycle_ = 0;
     bool finished_ = false;
+    bool faulted_ = false;   // a fault was injected into the return path (docs/recovery.md)
 };
 
 }  // namespace creditloop

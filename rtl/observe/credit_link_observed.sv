@@ -3,8 +3,10 @@
 // so the harness has one port per observed signal (cpp_models/observed_signals.def) while the
 // design itself has only its functional ports.
 //
-// Parameters: those of credit_link, passed down unchanged. Ports: credit_link's functional ports,
-// then the observation (see credit_link_probe.sv and credit_link.sv for their timing).
+// Parameters: those of credit_link, passed down unchanged (RECOVERY, TOTAL_BITS and RESEND
+// included). Ports: credit_link's functional ports (the fault inputs fault_drop and fault_add
+// with them, right after return_busy), then the observation (see credit_link_probe.sv and
+// credit_link.sv for their timing); return_message and update_refused follow credits_returned.
 module credit_link_observed #(
   parameter int L = 4,
   parameter int B = 12,
@@ -16,7 +18,10 @@ module credit_link_observed #(
   parameter int POLICY = 0,
   parameter int LOW = 0,
   parameter int IDLE = 1,
-  parameter int TIMEOUT = 0
+  parameter int TIMEOUT = 0,
+  parameter int RECOVERY = 0,
+  parameter int TOTAL_BITS = 8,
+  parameter int RESEND = 16
 ) (
   input  logic                    clk,
   input  logic                    rst_tx_n,
@@ -26,6 +31,8 @@ module credit_link_observed #(
   input  logic                    drain,
   input  logic                    flush,
   input  logic                    return_busy,
+  input  logic                    fault_drop,
+  input  logic [15:0]             fault_add,
   output logic                    can_send,
   output logic                    send,
   output logic [W-1:0]            send_payload,
@@ -43,12 +50,15 @@ module credit_link_observed #(
   output logic                    policy_flush,
   output logic [$clog2(B+1)-1:0]  return_waiting,
   output logic [$clog2(B+1)-1:0]  credits_returned,
+  output logic                    return_message,
+  output logic                    update_refused,
   output logic [$clog2(B+1)-1:0]  return_flight,
   output logic [(($clog2(B+1) > $clog2(L+1)) ? $clog2(B+1) : $clog2(L+1)) + 2:0] credit_total
 );
   credit_link #(.L(L), .B(B), .K(K), .W(W), .SYNC(SYNC), .FREE_DELAY(FREE_DELAY), .FULL_RATE(FULL_RATE),
-                .POLICY(POLICY), .LOW(LOW), .IDLE(IDLE), .TIMEOUT(TIMEOUT)) dut (
-    .clk, .rst_tx_n, .rst_rx_n, .want_send, .tx_payload, .drain, .flush, .return_busy,
+                .POLICY(POLICY), .LOW(LOW), .IDLE(IDLE), .TIMEOUT(TIMEOUT), .RECOVERY(RECOVERY),
+                .TOTAL_BITS(TOTAL_BITS), .RESEND(RESEND)) dut (
+    .clk, .rst_tx_n, .rst_rx_n, .want_send, .tx_payload, .drain, .flush, .return_busy, .fault_drop, .fault_add,
     .can_send, .send, .send_payload, .pop, .pop_payload
   );
 
@@ -63,6 +73,8 @@ module credit_link_observed #(
   assign policy_flush     = dut.u_probe.policy_flush;
   assign return_waiting   = dut.u_probe.return_waiting;
   assign credits_returned = dut.u_probe.credits_returned;
+  assign return_message   = dut.u_probe.return_message;
+  assign update_refused   = dut.u_probe.update_refused;
   assign return_flight    = dut.u_probe.return_flight;
   assign credit_total     = dut.u_probe.credit_total;
 endmodule

@@ -15,6 +15,8 @@
 #include "cli_parse.h"
 #include "closed_forms.h"
 #include "log.h"
+#include "mutants.h"
+#include "process.h"
 #include "progress.h"
 
 namespace fs = std::filesystem;
@@ -266,17 +268,9 @@ std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root) 
         ChannelMutant m;
         m.name = entry.path().stem().string();
         m.file = entry.path().string();
-        std::ifstream in(entry.path());
-        for (std::string line; std::getline(in, line);) {
-            const std::string tag = "// creditloop-mutant: ";
-            if (line.rfind(tag, 0) != 0) continue;
-            const std::string kv = line.substr(tag.size());
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos) continue;
-            const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
-            if (key == "class") m.mutant_class = value;
-            if (key == "expect") m.expect = value;
-        }
+        auto tags = mutant_tags(m.file);
+        m.mutant_class = tags["class"];
+        m.expect = tags["expect"];
         out.push_back(m);
     }
     std::sort(out.begin(), out.end(), [](const ChannelMutant& a, const ChannelMutant& b) { return a.name < b.name; });
@@ -322,7 +316,11 @@ int run_channel_command(const ChannelRunCommand& cmd) {
     }
     ChannelRunOptions options;
     options.trace_path = cmd.waves;
-    const ChannelRunResult result = run_channels(dut.get(), cmd.spec, options);
+    ChannelRunResult result;
+    {
+        const StdoutToStderr quiet(cmd.json);   // the RTL's own messages must not break the JSON
+        result = run_channels(dut.get(), cmd.spec, options);
+    }
     if (cmd.json) {
         std::cout << channel_json(cmd.spec, result) << "\n";
     } else {

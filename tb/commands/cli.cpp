@@ -13,6 +13,7 @@ const char* const kUsage =
     "usage: creditloop run [options]      check one configuration of the link against the model\n"
     "       creditloop run --preset NAME  the multi-channel link (chi, pcie, ib), per-channel report\n"
     "       creditloop hol [options]      head-of-line table: one shared pool against a pool per channel\n"
+    "       creditloop faults [options]   lost credit messages: throughput and recovery, a Markdown table\n"
     "       creditloop regress [options]  the regression (make sim)\n"
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
     "       creditloop size [options]     the buffer a link needs, in bytes and credits\n"
@@ -99,6 +100,25 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
                          ->check(whole_number(0, kMaxCycles, " (a cycle of the run)"));
     auto* reset_rx = app.add_option("--reset-receiver-at", reset_rx_at, "reset the receiver end alone in cycle C (with --reset-sender-at C: both)")
                          ->check(whole_number(0, kMaxCycles, " (a cycle of the run)"));
+    // Faults on the return path and the recovery protocol (docs/recovery.md).
+    add_flag(app, "--recovery", spec.config.recovery,
+             "cumulative credit updates (PCIe-style running totals, resent every --resend cycles) instead of counts");
+    auto* total_bits = app.add_option("--total-bits", spec.config.total_bits, "recovery: width n of the running totals (2^n > 2B)")
+                           ->check(whole_number(1, kMaxTotalBits));
+    auto* resend = app.add_option("--resend", spec.config.resend_period, "recovery: cycles between updates when nothing new is released")
+                       ->check(whole_number(1, kMaxResendPeriod));
+    app.add_option("--drop", spec.faults.drop_probability, "drop each credit message with probability P")
+        ->check(probability("P", true));
+    uint64_t drop_at = 0, corrupt_at = 0;
+    auto* drop_at_option = app.add_option("--drop-at", drop_at, "drop the first credit message arriving at or after cycle C")
+                               ->check(whole_number(0, kMaxCycles, " (a cycle of the run)"));
+    app.add_option("--drop-every", spec.faults.drop_every, "drop every Nth credit message")
+        ->check(whole_number(0, kMaxCycles, " (0: off)"));
+    app.add_option("--corrupt", spec.faults.corrupt_probability, "make each credit message larger with probability P")
+        ->check(probability("P", true));
+    auto* corrupt_at_option = app.add_option("--corrupt-at", corrupt_at, "make the first credit message arriving at or after cycle C larger")
+                                  ->check(whole_number(0, kMaxCycles, " (a cycle of the run)"));
+    app.add_option("--corrupt-add", spec.faults.corrupt_add, "by this much (default 1)")->check(whole_number(1, 65535));
     add_flag(app, "--full-rate", spec.declared_full_rate, "declare the link full rate: the sizing check fails below 1 flit/cycle");
     add_flag(app, "--rtl-full-rate", spec.config.rtl_full_rate,
                  "build the RTL with FULL_RATE = 1: its sizing assertion refuses a B short of the round trip");
@@ -125,6 +145,18 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     } else if (stall->count()) {
         spec.stimulus.drain.kind = DrainKind::random_stalls;
         spec.stimulus.drain.stall_probability = drain_stall;
+    }
+    if (drop_at_option->count()) spec.faults.drop_at = drop_at;
+    if (corrupt_at_option->count()) spec.faults.corrupt_at = corrupt_at;
+    if (!spec.config.recovery && (total_bits->count() || resend->count())) {
+        error.message = "--total-bits and --resend tune the recovery protocol: add --recovery";
+        return std::nullopt;
+    }
+    if (spec.config.recovery && !total_bits->count()) {
+        // The narrowest totals that keep a stale total from looking new (2^n > 2B): they wrap soonest.
+        spec.config.total_bits = 1;
+        while ((1 << spec.config.total_bits) <= 2 * spec.config.buffer_slots && spec.config.total_bits < kMaxTotalBits)
+            ++spec.config.total_bits;
     }
     if (reset_tx->count()) spec.stimulus.reset_tx_at = reset_tx_at;
     if (reset_rx->count()) spec.stimulus.reset_rx_at = reset_rx_at;
@@ -216,6 +248,14 @@ std::string run_arguments(const RunSpec& spec) {
     if (spec.stimulus.reset_rx_at) out << " --reset-receiver-at " << *spec.stimulus.reset_rx_at;
     if (spec.declared_full_rate) out << " --full-rate";
     if (c.rtl_full_rate) out << " --rtl-full-rate";
+    if (c.recovery) out << " --recovery --total-bits " << c.total_bits << " --resend " << c.resend_period;
+    const FaultSpec& f = spec.faults;
+    if (f.drop_probability > 0.0) out << " --drop " << exact_number(f.drop_probability);
+    if (f.drop_at) out << " --drop-at " << *f.drop_at;
+    if (f.drop_every) out << " --drop-every " << f.drop_every;
+    if (f.corrupt_probability > 0.0) out << " --corrupt " << exact_number(f.corrupt_probability);
+    if (f.corrupt_at) out << " --corrupt-at " << *f.corrupt_at;
+    if ((f.corrupt_probability > 0.0 || f.corrupt_at) && f.corrupt_add != 1) out << " --corrupt-add " << f.corrupt_add;
     return out.str();
 }
 

@@ -2,6 +2,7 @@
 //   creditloop run [options]       one configuration, a readable summary or --json
 //   creditloop run --preset NAME   the multi-channel link: chi, pcie or ib (run --preset chi --help)
 //   creditloop hol [options]       the head-of-line table: shared pool against per-channel pools
+//   creditloop faults [options]    lost credit messages: throughput and recovery against drop rate and T
 //   creditloop regress [options]   the regression behind `make sim`
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
@@ -21,10 +22,12 @@
 
 #include "cli.h"
 #include "channels_command.h"
+#include "faults_command.h"
 #include "block_swap.h"
 #include "dut_library.h"
 #include "gtkw.h"
 #include "log.h"
+#include "process.h"
 #include "mutants.h"
 #include "policy_table.h"
 #include "size_command.h"
@@ -126,7 +129,11 @@ int run_command(const RunCommand& cmd) {
     }
     RunOptions options;
     options.trace_path = cmd.waves;
-    const RunResult result = run_link(dut.get(), cmd.spec, options);
+    RunResult result;
+    {
+        const StdoutToStderr quiet(cmd.json);   // the RTL's own messages must not break the JSON
+        result = run_link(dut.get(), cmd.spec, options);
+    }
     if (cmd.json) std::cout << run_json(cmd.spec, result) << "\n";
     else {
         std::cout << run_summary(cmd.spec, result);
@@ -158,6 +165,7 @@ int main(int argc, char** argv) {
         return run_channel_command(*cmd);
     }
     if (sub == "hol") return run_hol(args);
+    if (sub == "faults") return run_faults(args);
     if (sub == "run") {
         auto cmd = parse_run(args, error);
         if (!cmd) return parse_failed(error);
@@ -178,5 +186,5 @@ int main(int argc, char** argv) {
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'hol', 'sweep', 'size', 'policies' or 'speed' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'hol', 'faults', 'sweep', 'size', 'policies' or 'speed' (see 'creditloop --help')");
 }

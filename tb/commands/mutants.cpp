@@ -23,6 +23,19 @@ namespace fs = std::filesystem;
 
 namespace creditloop {
 
+std::map<std::string, std::string> mutant_tags(const std::string& path) {
+    std::map<std::string, std::string> tags;
+    std::ifstream in(path);
+    const std::string tag = "// creditloop-mutant: ";
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind(tag, 0) != 0) continue;
+        const std::string field = line.substr(tag.size());
+        const auto eq = field.find('=');
+        if (eq != std::string::npos) tags[field.substr(0, eq)] = field.substr(eq + 1);
+    }
+    return tags;
+}
+
 std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std::string>& errors) {
     std::vector<Mutant> mutants;
     const fs::path dir = fs::path(source_root) / "rtl" / "mutants";
@@ -32,19 +45,11 @@ std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std
         Mutant m;
         m.name = entry.path().stem().string();
         m.path = entry.path().string();
-        std::ifstream in(entry.path());
-        std::string line;
-        const std::string tag = "// creditloop-mutant: ";
-        while (std::getline(in, line)) {
-            if (line.rfind(tag, 0) != 0) continue;
-            const std::string field = line.substr(tag.size());
-            const auto eq = field.find('=');
-            if (eq == std::string::npos) continue;
-            const std::string key = field.substr(0, eq), value = field.substr(eq + 1);
-            if (key == "replaces") m.replaces = value;
-            else if (key == "class") m.bug_class = value;
-            else if (key == "source") m.source = value;
-        }
+        auto tags = mutant_tags(m.path);
+        m.replaces = tags["replaces"];
+        m.bug_class = tags["class"];
+        m.source = tags["source"];
+        m.expect = tags["expect"];
         if (m.replaces.empty() || !fs::exists(fs::path(source_root) / "rtl" / m.replaces)) {
             errors.push_back(m.path + ": needs a '// creditloop-mutant: replaces=<file in rtl/>' line naming an existing file");
             continue;
@@ -74,7 +79,8 @@ DutSources mutant_sources(const DutSources& base, const Mutant& m) {
 namespace {
 
 // "conservation.total, lockstep" for the first failing cycle. Lockstep fires on any difference
-// from the model, so when it is alone there, the first check that needs no model is added.
+// from the model and the RTL's own assertions sit in the RTL, so when only they fire there, the
+// first check of the testbench's own that needs no model is added.
 std::string checks_that_fired(const RunResult& result) {
     const uint64_t first = result.violations.front().cycle;
     std::vector<std::string> names;
@@ -84,9 +90,10 @@ std::string checks_that_fired(const RunResult& result) {
     }
     std::string text;
     for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
-    if (names.size() == 1 && names[0] == "lockstep") {
+    const auto model_or_rtl = [](const std::string& check) { return check == "lockstep" || check == "rtl.assertion"; };
+    if (std::all_of(names.begin(), names.end(), model_or_rtl)) {
         for (const auto& v : result.violations) {
-            if (v.check == "lockstep") continue;
+            if (model_or_rtl(v.check)) continue;
             text += "; " + v.check + " at " + std::to_string(v.cycle);
             break;
         }
@@ -138,6 +145,24 @@ std::vector<RegressionCase> mutation_cases(uint64_t seed) {
     shared.spec.stimulus.reverse_load = 0.6;
     shared.spec.stimulus.drain = DrainSpec{DrainKind::random_stalls, 1, 0.2};
     cases.push_back(shared);
+    // The recovery protocol (docs/recovery.md) under faults: 4-bit running totals that wrap
+    // every 16 credits, batches of 2 (a lost update can leave the sender with nothing), bursts
+    // with quiet gaps longer than T (so the periodic resend runs), lost updates it must heal,
+    // and updates corrupted by 5 (the limit must refuse them; in 3-bit arithmetic some wrap
+    // back under B).
+    RegressionCase recovery;
+    recovery.name = "recovery";
+    recovery.spec.config = LinkConfig{2, 4, 2, 32};
+    recovery.spec.config.recovery = true;
+    recovery.spec.config.total_bits = 4;
+    recovery.spec.config.resend_period = 8;
+    recovery.spec.cycles = 6000;
+    recovery.spec.stimulus.traffic = *parse_traffic("bursts:8:24", error);
+    recovery.spec.stimulus.seed = seed;
+    recovery.spec.faults.drop_probability = 0.05;
+    recovery.spec.faults.corrupt_probability = 0.01;
+    recovery.spec.faults.corrupt_add = 5;
+    cases.push_back(recovery);
     return cases;
 }
 

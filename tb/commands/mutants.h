@@ -3,6 +3,7 @@
 // waveform of the failure.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,11 @@ struct Mutant {
     std::string replaces;    // the rtl/ file it stands in for, e.g. credit_counter.sv
     std::string bug_class;
     std::string source;      // the seed or public report it comes from
+    std::string expect;      // the check of the testbench's own that catches it ("" if not said)
 };
+
+// The `// creditloop-mutant: key=value` lines of a mutant file.
+std::map<std::string, std::string> mutant_tags(const std::string& path);
 
 // Reads the `// creditloop-mutant: key=value` lines of every rtl/mutants/*.sv. One error line
 // per file without a usable manifest goes to `errors`.

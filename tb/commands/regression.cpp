@@ -37,13 +37,15 @@ namespace {
 struct CaseOutcome {
     RunResult result;
     std::optional<ChannelRunResult> channels;   // a multi-channel case's result
+    bool caught_as_expected = false;             // a case that must be caught was, by its checks
     std::string seed_check_failure;   // the seed prints another number
     std::string waves;                // path, when written
     std::string gtkw;                 // its GTKWave save file
     std::string error;                // could not run at all
     double seconds = 0.0;
     bool passed() const {
-        return error.empty() && (channels ? channels->passed : result.passed) && seed_check_failure.empty();
+        return error.empty() && (channels ? channels->passed : result.passed || caught_as_expected) &&
+               seed_check_failure.empty();
     }
     const Violation* first_violation() const { return channels ? channels->first_violation() : result.first_violation(); }
 };
@@ -170,6 +172,25 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         }
     }
     if (c.systemc) outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
+    if (!c.expect_caught.empty()) {
+        // Caught means: the expected checks fired, and the RTL still agrees with the model (the
+        // fault is the environment's, not the design's).
+        std::string missing;
+        for (const auto& check : c.expect_caught) {
+            bool fired = false;
+            for (const auto& v : outcome.result.violations) fired = fired || v.check == check;
+            if (!fired) missing += (missing.empty() ? "" : ", ") + check;
+        }
+        bool design = false;
+        for (const auto& v : outcome.result.violations) design = design || v.check == "lockstep" || v.check == "rtl.assertion";
+        outcome.caught_as_expected = !outcome.result.passed && missing.empty() && !design;
+        if (outcome.result.passed)
+            outcome.error = "must be caught (by " + c.expect_caught.front() + "), but every check passed";
+        else if (!missing.empty())
+            outcome.error = "must be caught by " + missing + ", which did not fire";
+        else if (design)
+            outcome.error = "the RTL disagreed with the model (or an RTL assertion failed) under the injected faults";
+    }
     if (c.seed_throughput && three_decimals(outcome.result.throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.result.throughput) +
                                      " but the seed prints " + *c.seed_throughput;
@@ -411,7 +432,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
         }
         table << pad(c.name, 34) << pad(c.spec.config.key(), 26) << pad(std::to_string(o.result.cycles), 8)
               << pad(three_decimals(o.result.throughput), 10) << pad(three_decimals(o.result.predicted_throughput), 11)
-              << pad(c.seed_throughput.value_or("-"), 7) << (o.passed() ? "PASS" : "FAIL") << "\n";
+              << pad(c.seed_throughput.value_or("-"), 7) << (o.passed() ? (o.caught_as_expected ? "PASS (caught)" : "PASS") : "FAIL") << "\n";
     }
     std::cout << table.str();
 

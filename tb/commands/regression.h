@@ -19,8 +19,14 @@ struct RegressionCase {
     std::optional<std::string> seed_throughput; // what the seed prints for it ("0.223")
     bool systemc = false;                      // also under the SystemC harness: same JSON, field for field
     std::optional<ChannelRunSpec> channels;    // a multi-channel case (channels/...): spec is unused
+    // A run that must be caught (faults without recovery): it passes when it fails with every
+    // one of these checks, the RTL still in lockstep with the model and no RTL assertion.
+    std::vector<std::string> expect_caught;
 };
 
+// Faults on the return path (docs/recovery.md): runs with recovery that must pass, and runs
+// without it that must be caught.
+std::vector<RegressionCase> fault_cases(uint64_t seed);
 // The multi-channel cases: the seeds' systems (chi, pcie, ib) and a random matrix of channel
 // counts, pool sizes, batches, credit units and packet sizes, seeded from `seed`.
 std::vector<RegressionCase> channel_cases(uint64_t seed);

@@ -114,7 +114,62 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
         {"random/L4_B12_K4_hybrid", "systemc/random_L4_B12_K4_hybrid"},
     };
     for (const auto& [from, name] : systemc_cases) cases.push_back(with_systemc(from, name));
+    for (auto& c : fault_cases(seed)) cases.push_back(std::move(c));
     for (auto& c : channel_cases(seed)) cases.push_back(std::move(c));
+    return cases;
+}
+
+std::vector<RegressionCase> fault_cases(uint64_t seed) {
+    // Lost and corrupted credit messages (docs/recovery.md): with recovery the link heals and the
+    // run passes; without it the loss must be caught, by the checks named.
+    std::vector<RegressionCase> cases;
+    std::string error;
+    const auto add = [&](const std::string& name, LinkConfig config, uint64_t cycles, const std::string& traffic,
+                         FaultSpec faults, std::vector<std::string> caught) {
+        RegressionCase c;
+        c.name = "faults/" + name;
+        c.spec.config = config;
+        c.spec.cycles = cycles;
+        c.spec.stimulus.seed = seed;
+        c.spec.stimulus.traffic = *parse_traffic(traffic, error);
+        c.spec.faults = faults;
+        c.expect_caught = std::move(caught);
+        cases.push_back(std::move(c));
+    };
+    const auto recovering = [](LinkConfig c, int bits, int period) {
+        c.recovery = true;
+        c.total_bits = bits;
+        c.resend_period = period;
+        return c;
+    };
+    // Seed 000's K = B row: every message carries all twelve credits, so one lost message
+    // starves the sender for good unless the next update heals it.
+    FaultSpec one;
+    one.drop_at = 500;
+    add("drop_one_K12", LinkConfig{4, 12, 12, 32}, 6000, "saturate", one, {"conservation.injected_loss", "starvation"});
+    add("drop_one_K12_recovery", recovering(LinkConfig{4, 12, 12, 32}, 5, 16), 6000, "saturate", one, {});
+    // Random losses in bursty traffic: the resend runs in the quiet gaps, 4-bit totals wrap
+    // every 16 credits (hundreds of times in the run).
+    FaultSpec random;
+    random.drop_probability = 0.05;
+    add("drops_bursts", LinkConfig{4, 4, 1, 32}, 20000, "bursts:10:30", random,
+        {"conservation.injected_loss", "starvation"});
+    add("drops_bursts_recovery", recovering(LinkConfig{4, 4, 1, 32}, 4, 32), 20000, "bursts:10:30", random, {});
+    // Every 5th message lost, batches, and reverse traffic on the shared return path.
+    FaultSpec every;
+    every.drop_every = 5;
+    LinkConfig shared = recovering(LinkConfig{3, 7, 3, 32}, 4, 16);
+    add("every5_shared_recovery", shared, 8000, "bernoulli:0.7", every, {});
+    cases.back().spec.stimulus.reverse_load = 0.3;
+    // Corrupted (larger) counts: without recovery credits are made; with it the credit limit
+    // refuses every update the corruption pushes past B.
+    FaultSpec corrupt;
+    corrupt.corrupt_at = 300;
+    add("corrupt_one", LinkConfig{4, 12, 1, 32}, 6000, "saturate", corrupt, {"conservation.injected_gain"});
+    FaultSpec corrupt_big;
+    corrupt_big.corrupt_probability = 0.01;
+    corrupt_big.corrupt_add = 30;
+    add("corrupt_recovery", recovering(LinkConfig{4, 12, 1, 32}, 5, 16), 6000, "saturate", corrupt_big, {});
     return cases;
 }
 

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <iostream>
 #include <thread>
 
 namespace creditloop {
@@ -63,6 +65,26 @@ int run_capture(const std::vector<std::string>& argv, std::string& out) {
     int status = 0;
     if (waitpid(pid, &status, 0) < 0) return -1;
     return exit_status(status);
+}
+
+}  // namespace creditloop
+
+namespace creditloop {
+
+StdoutToStderr::StdoutToStderr(bool active) {
+    if (!active) return;
+    std::fflush(stdout);
+    std::cout.flush();
+    saved_ = ::dup(1);
+    if (saved_ >= 0) ::dup2(2, 1);
+}
+
+StdoutToStderr::~StdoutToStderr() {
+    if (saved_ < 0) return;
+    std::fflush(stdout);
+    std::cout.flush();
+    ::dup2(saved_, 1);
+    ::close(saved_);
 }
 
 }  // namespace creditloop

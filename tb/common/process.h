@@ -18,3 +18,21 @@ int run_to_log(const std::vector<std::string>& argv, const std::string& log,
 int run_capture(const std::vector<std::string>& argv, std::string& out);
 
 }  // namespace creditloop
+
+namespace creditloop {
+
+// While alive, whatever is written to standard output (Verilator's own %Error lines for a failed
+// RTL assertion among it) goes to standard error instead, so a --json run prints one clean
+// object on stdout afterwards.
+class StdoutToStderr {
+public:
+    explicit StdoutToStderr(bool active);
+    ~StdoutToStderr();
+    StdoutToStderr(const StdoutToStderr&) = delete;
+    StdoutToStderr& operator=(const StdoutToStderr&) = delete;
+
+private:
+    int saved_ = -1;
+};
+
+}  // namespace creditloop

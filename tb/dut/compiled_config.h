@@ -20,6 +20,9 @@ inline LinkConfig compiled_link_config() {
     c.low_credits = CL_LOW;
     c.idle_cycles = CL_IDLE;
     c.flush_timeout = CL_TIMEOUT;
+    c.recovery = CL_RECOVERY != 0;
+    c.total_bits = CL_TOTAL_BITS;
+    c.resend_period = CL_RESEND;
     return c;
 }
 

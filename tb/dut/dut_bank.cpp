@@ -43,7 +43,10 @@ std::vector<std::pair<const char*, int>> parameters(const LinkConfig& c) {
             {"POLICY", static_cast<int>(c.policy)},
             {"LOW", c.low_credits},
             {"IDLE", c.idle_cycles},
-            {"TIMEOUT", c.flush_timeout}};
+            {"TIMEOUT", c.flush_timeout},
+            {"RECOVERY", c.recovery ? 1 : 0},
+            {"TOTAL_BITS", c.total_bits},
+            {"RESEND", c.resend_period}};
 }
 
 }  // namespace
@@ -107,7 +110,8 @@ std::string bank_ports_header(const std::vector<BankInstance>& instances) {
         h << "        {" << c.stages << ", " << c.buffer_slots << ", " << c.batch << ", " << c.payload_bits << ", "
           << c.sync_stages << ", " << c.free_delay << ", " << (c.rtl_full_rate ? "true" : "false")
           << ", static_cast<ReturnPolicy>(" << static_cast<int>(c.policy) << "), " << c.low_credits << ", "
-          << c.idle_cycles << ", " << c.flush_timeout << "},\n";
+          << c.idle_cycles << ", " << c.flush_timeout << ", " << (c.recovery ? "true" : "false") << ", "
+          << c.total_bits << ", " << c.resend_period << "},\n";
     }
     h << "    };\n    return configs[index];\n}\n\n"
          "inline const char* bank_instance_name(int index) {\n"

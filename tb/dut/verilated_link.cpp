@@ -61,6 +61,8 @@ public:
         *p_.drain = 0;
         *p_.flush = 0;
         *p_.return_busy = 0;
+        *p_.fault_drop = 0;
+        *p_.fault_add = 0;
         *p_.clk = 0;
         *p_.rst_tx_n = 0;
         *p_.rst_rx_n = 0;
@@ -84,6 +86,8 @@ public:
         *p.drain = in.drain;
         *p.flush = in.flush;
         *p.return_busy = in.return_busy;
+        *p.fault_drop = in.fault_drop;
+        *p.fault_add = in.fault_add;
         const uint64_t base = 2 * kHalfPeriod * cycle_;
         settle(base);
 

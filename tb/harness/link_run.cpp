@@ -1,5 +1,7 @@
 #include "link_run.h"
 
+#include "starvation.h"
+
 #include <algorithm>
 #include <cstring>
 #include <sstream>
@@ -91,8 +93,11 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
                                     spec.stimulus.drain.period == 1;
     SizingScoreboard sizing(sizing_spec);
     LockstepScoreboard lockstep;
+    StarvationScoreboard starvation(spec.config);
+    std::optional<FaultInjector> injector;
+    if (spec.faults.any()) injector.emplace(spec.faults, spec.config, spec.stimulus.seed);
     // Lockstep last: on a shared cycle, the checks that need no model say first what went wrong.
-    std::vector<Scoreboard*> boards = {&conservation, &data, &sizing};
+    std::vector<Scoreboard*> boards = {&conservation, &data, &sizing, &starvation};
     if (dut) boards.push_back(&lockstep);
 
     auto log = logger("link");
@@ -117,7 +122,8 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
             const std::string error = dut->open_trace(options.trace_path);
             if (!error.empty()) log->error("waves: {}", error);
         }
-        const LinkInputs& in = stimulus.next();
+        LinkInputs in = stimulus.next();
+        if (injector) injector->apply(cycle, in);
         const Observation& model_obs = model.evaluate(in);
         const Observation* checked = &model_obs;
         if (dut) {
@@ -132,13 +138,16 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
         conservation.step(*checked);
         data.step(*checked);
         sizing.step(*checked);
+        starvation.step(*checked);
+        if (injector) injector->observe(*checked);
         if (dut) lockstep.step(*checked);
         if (log_cycles) {
             set_log_cycle(cycle);
             cycle_loggers.log(*checked);
         }
         const uint64_t violations = conservation.violation_count() + data.violation_count() +
-                                    sizing.violation_count() + lockstep.violation_count();
+                                    sizing.violation_count() + starvation.violation_count() +
+                                    lockstep.violation_count();
         for (size_t b = 0; violations != reported_total && b < boards.size(); ++b) {
             if (boards[b]->violation_count() != reported[b]) {
                 reported[b] = boards[b]->violation_count();
@@ -187,6 +196,13 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     result.credits_net_change = conservation.net_change();
     result.first_round_trip_sends = first_round_trip_sends;
     result.last_round_trip_sends = sizing.sends_in_last_round_trip();
+    if (injector) {
+        result.faults = injector->injected();
+        result.return_messages = injector->messages_seen();
+    }
+    result.longest_starvation = starvation.longest_starvation();
+    result.starvation_bound = starvation_bound(spec.config);
+    result.refused_injected = starvation.refused_injected();
     result.closed_form_round_trip = round_trip_cycles(spec.config);
     result.full_rate_buffer = full_rate_buffer(result.closed_form_round_trip, spec.config.batch);
     result.predicted_throughput =

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "link_config.h"
+#include "faults.h"
 #include "link_dut.h"
 #include "observation.h"
 #include "scoreboard.h"
@@ -27,6 +28,7 @@ struct RunSpec {
     StimulusSpec stimulus;
     uint64_t cycles = 6000;
     bool declared_full_rate = false;   // the sizing scoreboard holds the link to full rate
+    FaultSpec faults;                  // credit messages dropped or corrupted (docs/recovery.md)
 };
 
 // Whether the link may return more than one credit in a cycle: batches, flushes, or credits that
@@ -77,6 +79,11 @@ struct RunResult {
     int64_t credits_net_change = 0;
     uint64_t first_round_trip_sends = 0;
     uint64_t last_round_trip_sends = 0;
+    std::vector<InjectedFault> faults;      // every fault injected, in order
+    uint64_t return_messages = 0;           // messages that reached the sender (faulted or not)
+    uint64_t longest_starvation = 0;        // cycles (the watchdog's condition), whatever the bound
+    int starvation_bound = 0;
+    uint64_t refused_injected = 0;          // updates refused because a fault corrupted them
     bool passed = false;
 };
 

@@ -23,6 +23,7 @@ std::string describe(const RunSpec& spec) {
     if (spec.stimulus.reset_rx_at) out << ", receiver reset at " << *spec.stimulus.reset_rx_at;
     out << ", " << spec.cycles << " cycles, seed " << spec.stimulus.seed;
     if (spec.declared_full_rate) out << ", declared full rate";
+    if (spec.faults.any()) out << ", faults: " << describe(spec.faults);
     return out.str();
 }
 
@@ -49,6 +50,19 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
         out << "  credits      " << n << " of " << spec.config.buffer_slots << (r.credits_net_change < 0 ? " leaked" : " created")
             << " by the end; sends per " << r.closed_form_round_trip << "-cycle round trip: " << r.first_round_trip_sends
             << " in the first, " << r.last_round_trip_sends << " in the last\n";
+    }
+    if (spec.config.recovery || spec.faults.any()) {
+        out << "  faults       " << r.faults.size() << " injected of " << r.return_messages << " credit messages ("
+            << describe(spec.faults) << ")";
+        if (!r.faults.empty()) {
+            const InjectedFault& f = r.faults.front();
+            out << "; first at cycle " << f.cycle << ": " << (f.drop ? "dropped" : "corrupted (+" + std::to_string(f.add) + ")")
+                << ", carrying " << counted(f.credits, "credit");
+        }
+        out << "\n  starvation   longest " << r.longest_starvation << " cycles at 0 credits with nothing on the way (bound "
+            << r.starvation_bound << ")" << (spec.config.recovery ? ", recovery on" : ", recovery off");
+        if (r.refused_injected) out << ", " << r.refused_injected << " corrupted updates refused";
+        out << "\n";
     }
     for (const auto& board : r.scoreboards) out << "  " << board.summary << "\n";
     if (r.rtl_assertion_cycle)
@@ -95,7 +109,9 @@ nlohmann::ordered_json run_json_value(const RunSpec& spec, const RunResult& r) {
     out["config"] = {{"L", c.stages},          {"B", c.buffer_slots},          {"K", c.batch},
                      {"W", c.payload_bits},    {"SYNC", c.sync_stages},        {"FREE_DELAY", c.free_delay},
                      {"POLICY", policy_name(c.policy)}, {"LOW", c.low_credits}, {"IDLE", c.idle_cycles},
-                     {"TIMEOUT", c.flush_timeout}};
+                     {"TIMEOUT", c.flush_timeout}, {"RECOVERY", c.recovery},
+                     {"TOTAL_BITS", c.total_bits},      {"RESEND", c.resend_period}};
+    out["faults"] = describe(spec.faults);
     out["reverse_load"] = json_rounded(spec.stimulus.reverse_load);
     out["traffic"] = describe(spec.stimulus.traffic);
     out["drain"] = describe(spec.stimulus.drain);
@@ -121,6 +137,13 @@ nlohmann::ordered_json run_json_value(const RunSpec& spec, const RunResult& r) {
     out["first_round_trip_sends"] = r.first_round_trip_sends;
     out["last_round_trip_sends"] = r.last_round_trip_sends;
     out["rtl_assertion_cycle"] = optional(r.rtl_assertion_cycle);
+    out["injected_faults"] = ordered_json::array();
+    for (const InjectedFault& f : r.faults)
+        out["injected_faults"].push_back({{"cycle", f.cycle}, {"kind", f.drop ? "drop" : "corrupt"}, {"add", f.add},
+                                          {"credits", f.credits}, {"sent", f.sent}});
+    out["return_messages"] = r.return_messages;
+    out["longest_starvation"] = r.longest_starvation;
+    out["starvation_bound"] = r.starvation_bound;
     out["violations"] = ordered_json::array();
     for (const Violation& v : r.violations)
         out["violations"].push_back({{"cycle", v.cycle}, {"check", v.check}, {"signal", v.signal},

@@ -76,6 +76,8 @@ SC_MODULE(CycleDriver) {
             s->drain.write(inputs.drain);
             s->flush.write(inputs.flush);
             s->return_busy.write(inputs.return_busy);
+            s->fault_drop.write(inputs.fault_drop);
+            s->fault_add.write(inputs.fault_add);
             wait(clk.posedge_event());
             observe(*sample);
             if (inputs.reset_tx || inputs.reset_rx) {
