@@ -17,6 +17,7 @@ const char* protocol_name(ChannelProtocol protocol) {
 std::string ChannelLinkConfig::key() const {
     std::ostringstream k;
     k << "C" << channels.size() << "_L" << stages << (shared_pool ? "_SP" : "") << (shared_return ? "_SR" : "");
+    if (recovery) k << "_R" << total_bits << "p" << resend_period;
     for (const auto& c : channels) {
         k << "_" << (c.split ? "s" : "p") << c.credits << "k" << c.batch << "u" << c.unit;
         if (c.split) k << "d" << c.data_credits << "k" << c.data_batch;
@@ -78,6 +79,18 @@ std::optional<std::string> validate(const ChannelLinkConfig& config) {
         return bad("L = " + std::to_string(config.stages) + ": need 1 <= L <= 1024");
     int lanes = 0;
     for (const auto& c : config.channels) lanes += c.split ? 2 : 1;
+    if (config.recovery) {
+        if (config.resend_period < 1 || config.resend_period > 4096)
+            return bad("--resend = " + std::to_string(config.resend_period) + ": need 1..4096 cycles between updates");
+        const ChannelLayout l = layout(config);
+        for (int p = 0; p < l.pools; ++p)
+            if (config.total_bits > 16 || (1LL << config.total_bits) <= 2LL * l.pool_credits[p]) {
+                int need = 1;
+                while ((1LL << need) <= 2LL * l.pool_credits[p]) ++need;
+                return bad("--total-bits = " + std::to_string(config.total_bits) + ": running totals need 2^n > 2B for every pool, so " +
+                           std::to_string(need) + "..16 with a pool of " + std::to_string(l.pool_credits[p]) + " credits");
+            }
+    }
     if (lanes > kMaxLanes)
         return bad(std::to_string(lanes) + " lanes (a header/data channel has two): at most " + std::to_string(kMaxLanes));
     for (const auto& c : config.channels) {

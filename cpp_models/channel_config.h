@@ -47,6 +47,9 @@ struct ChannelLinkConfig {
     int stages = 4;                     // L, forward and return
     bool shared_pool = false;           // every lane draws from one pool (the head-of-line case)
     bool shared_return = false;         // one (pool, count) message per cycle on one return path
+    bool recovery = false;              // cumulative updates per pool (docs/recovery.md)
+    int total_bits = 8;                 // their width: 2^n > 2 B_p for every pool
+    int resend_period = 16;             // T: cycles between a pool's updates when it has nothing new
     std::vector<ChannelSpec> channels;
 
     // The verilated instance's key: the RTL parameters only (traffic is not in it).

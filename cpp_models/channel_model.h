@@ -34,9 +34,11 @@ private:
         int lane = 0;
         uint32_t payload = 0;
     };
-    struct Message {        // one return stage: a count for a pool (dedicated: one per pool)
-        int pool = 0;
+    struct Message {        // one return stage: a count for a pool (dedicated: one per pool),
+        int pool = 0;       // or with recovery an update carrying the pool's running total
         uint32_t count = 0;
+        bool valid = false;
+        uint32_t total = 0;
     };
 
     ChannelLinkConfig config_;
@@ -45,6 +47,9 @@ private:
 
     // Registers.
     std::array<uint32_t, kMaxPools> credits_{}, reserved_{}, pending_{}, waiting_{};
+    // Recovery (docs/recovery.md), per pool: released total CR, last sent CS, quiet cycles, accepted R.
+    std::array<uint32_t, kMaxPools> released_total_{}, sent_total_{}, quiet_{}, accepted_total_{};
+    uint32_t total_mask_ = 0;
     std::vector<Flit> fwd_;                          // stage 0 first
     std::vector<std::vector<Message>> ret_;          // per return path (one shared, or one per pool), stage 0 first
     std::vector<std::deque<uint32_t>> lanes_;
@@ -60,6 +65,8 @@ private:
     // This cycle's decisions, committed by update().
     ChannelObservation obs_;
     std::array<uint32_t, kMaxPools> taken_{}, released_{}, freed_{};
+    std::array<uint32_t, kMaxPools> next_released_total_{}, arriving_total_{};
+    uint32_t accepted_ = 0;                          // mask: pools whose arriving update is accepted
     Flit sent_;
     int granted_ = -1;
     PacketCost grant_cost_;

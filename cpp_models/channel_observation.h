@@ -16,9 +16,12 @@ struct ChannelInputs {
     std::array<uint32_t, kMaxChannels> bytes{}; // its size
     std::array<uint32_t, kMaxChannels> tag{};   // its tag (flit i carries tag + i)
     uint32_t drain = 0;                         // mask: channel c's consumer takes a flit per lane
+    uint32_t fault_drop = 0;                    // mask: the message arriving for pool p is lost
+    uint32_t fault_corrupt = 0;                 // mask: ... or made larger by fault_add
+    uint32_t fault_add = 0;
 };
 
-enum class ChannelShape : uint8_t { scalar, channel_bits, lane_bits, lane, pool };
+enum class ChannelShape : uint8_t { scalar, channel_bits, lane_bits, pool_bits, lane, pool };
 
 namespace channel_detail {
 template <ChannelShape S>
@@ -37,6 +40,9 @@ struct Storage<ChannelShape::pool> {
 
 struct ChannelObservation {
     uint64_t cycle = 0;
+    // The faults injected this cycle (echoed inputs, not RTL signals): masks of pools.
+    uint32_t fault_drop = 0;
+    uint32_t fault_corrupt = 0;
 #define CREDITLOOP_CHANNEL_SIGNAL(field, shape, width) \
     channel_detail::Storage<ChannelShape::shape>::type field{};
 #include "channel_signals.def"

@@ -119,7 +119,10 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
         o.return_message = wanted && !in.return_busy;
         o.credits_returned = o.return_message ? (next_released_total_ - sent_total_) & total_mask_ : 0u;
         o.return_waiting = (released_total_ - sent_total_) & total_mask_;
-        o.return_flight = (sent_total_ - accepted_total_) & total_mask_;
+        // At most B credits can be on their way: R ahead of CS (a corrupted update accepted)
+        // counts as none, so the extra credits show as made, by exactly their number.
+        const uint32_t flight = (sent_total_ - accepted_total_) & total_mask_;
+        o.return_flight = flight > static_cast<uint32_t>(config_.buffer_slots) ? 0u : flight;
     }
     o.credit_total = credits_ + fwd_flits_ + occupancy_ + slots_freeing_ + pending_ + o.return_waiting + o.return_flight;
     return o;

@@ -1,5 +1,7 @@
 #include "channel_scoreboards.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace creditloop {
@@ -50,7 +52,14 @@ void ChannelConservation::step(const ChannelObservation& o) {
             if (q != p && change[q] == -change[p])
                 detail += fmt::format("; pool {} changed by {} in the same cycle: a credit of one pool went to the other",
                                       pool_name(config_, layout_, q), change[q]);
-        record({o.cycle, "conservation.pool", "link.pool." + pool_name(config_, layout_, p) + ".total",
+        const char* check = "conservation.pool";
+        if (((dropped_before_ | corrupted_before_) >> p) & 1u) {
+            check = net < 0 ? "conservation.injected_loss" : "conservation.injected_gain";
+            detail = std::string("the message for pool ") + pool_name(config_, layout_, p) + " " +
+                     (((dropped_before_ >> p) & 1u) ? "dropped" : "corrupted") + " by an injected fault at cycle " +
+                     std::to_string(fault_cycle_) + ": " + detail;
+        }
+        record({o.cycle, check, "link.pool." + pool_name(config_, layout_, p) + ".total",
                 std::to_string(layout_.pool_credits[p]), std::to_string(total), detail});
         last_total_[p] = total;
     }
@@ -66,6 +75,53 @@ void ChannelConservation::step(const ChannelObservation& o) {
         if ((o.overflow >> l) & 1u)
             record({o.cycle, "conservation.overflow", channel_signal_name(config_, layout_, ChannelSignal::overflow, l),
                     "0", "1", "a flit arrived at lane " + lane_name(config_, layout_, l) + " with every slot full"});
+    dropped_before_ = o.fault_drop;
+    corrupted_before_ = o.fault_corrupt;
+    fault_cycle_ = o.cycle;
+}
+
+// ---- starvation
+
+ChannelStarvation::ChannelStarvation(const ChannelLinkConfig& config)
+    : config_(config), layout_(layout(config)), messages_(static_cast<size_t>(config.stages), 0u) {
+    const int rtt = 2 * config.stages + 2;
+    for (int p = 0; p < layout_.pools; ++p)
+        bound_[p] = static_cast<uint64_t>(2 * (rtt + layout_.pool_batch[p] - 1) + (config.recovery ? config.resend_period : 0));
+}
+
+void ChannelStarvation::step(const ChannelObservation& o) {
+    count_cycle();
+    uint32_t in_flight = 0;
+    for (uint32_t m : messages_) in_flight |= m;
+    for (int p = 0; p < layout_.pools; ++p) {
+        const uint32_t bit = 1u << p;
+        if (o.update_refused & bit) {
+            if (o.fault_corrupt & bit) {
+                ++refused_injected_;
+            } else {
+                record({o.cycle, "recovery.refused", channel_signal_name(config_, layout_, ChannelSignal::update_refused, p),
+                        "0", "1", "pool " + pool_name(config_, layout_, p) + " refused an update no injected fault explains"});
+            }
+        }
+        uint64_t held = uint64_t{o.credits[p]} + o.reserved[p] + o.fwd_flits[p] + o.waiting[p];
+        for (int l = 0; l < layout_.lanes; ++l)
+            if (layout_.lane_pool[l] == p) held += o.occupancy[l];
+        if (held != 0 || (in_flight & bit)) {
+            run_[p] = 0;
+            continue;
+        }
+        if (run_[p] == 0) start_[p] = o.cycle;
+        longest_ = std::max(longest_, ++run_[p]);
+        if (run_[p] == bound_[p] + 1) {
+            const uint64_t missing = static_cast<uint64_t>(layout_.pool_credits[p]) - o.pending[p];
+            record({o.cycle, "starvation", channel_signal_name(config_, layout_, ChannelSignal::credits, p),
+                    fmt::format("credits back within {} cycles", bound_[p]), fmt::format("0 for {} cycles", run_[p]),
+                    fmt::format("pool {} held at 0 credits since cycle {} with nothing of it anywhere: {} missing",
+                                pool_name(config_, layout_, p), start_[p], counted(missing, "credit"))});
+        }
+    }
+    messages_.pop_front();
+    messages_.push_back(o.return_message);
 }
 
 // ---- data

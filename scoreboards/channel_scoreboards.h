@@ -18,6 +18,13 @@
 //   fairness.starved         an eligible channel waited more than N - 1 grants to others.
 //   sizing.round_trip        a pool's credits went round faster than its round trip allows:
 //                            its flits per cycle over the run's second half exceed B / (2L + 2).
+//   conservation.injected_loss / conservation.injected_gain
+//                            a pool's total changed at the edge after the environment dropped
+//                            (corrupted) its arriving message (docs/recovery.md).
+//   starvation               a pool's counter has held 0 credits, with nothing of it anywhere
+//                            (reserved, forward, lanes, waiting, on the return path), for more
+//                            than 2 (RTT + K_p - 1) cycles (+ T with recovery).
+//   recovery.refused         a pool refused an update no injected corruption explains.
 //   lockstep                 an RTL signal differs from the model's (expected = model).
 #pragma once
 
@@ -59,6 +66,25 @@ private:
     ChannelLayout layout_;
     std::array<uint64_t, kMaxPools> last_total_{};
     std::array<bool, kMaxPools> over_grant_{};
+    uint32_t dropped_before_ = 0, corrupted_before_ = 0;   // the previous cycle's injected faults
+    uint64_t fault_cycle_ = 0;
+};
+
+class ChannelStarvation final : public ChannelScoreboard {
+public:
+    explicit ChannelStarvation(const ChannelLinkConfig& config);
+    const char* name() const override { return "starvation"; }
+    void step(const ChannelObservation& obs) override;
+    uint64_t longest_starvation() const { return longest_; }
+    uint64_t refused_injected() const { return refused_injected_; }
+
+private:
+    ChannelLinkConfig config_;
+    ChannelLayout layout_;
+    std::array<uint64_t, kMaxPools> bound_{}, run_{}, start_{};
+    std::deque<uint32_t> messages_;   // return_message masks of the last L cycles
+    uint64_t longest_ = 0;
+    uint64_t refused_injected_ = 0;
 };
 
 class ChannelData final : public ChannelScoreboard {

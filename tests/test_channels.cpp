@@ -350,3 +350,78 @@ TEST_CASE("lockstep reports the first divergent signal by pool name", "[channels
     REQUIRE(fired(board, "lockstep", 7));
     CHECK(board.violations().front().signal == "link.pool.NP.data.credits");
 }
+
+TEST_CASE("one channel with faults, with and without recovery, is today's link, cycle for cycle", "[channels][model][recovery]") {
+    for (bool recovery : {false, true}) {
+        for (const auto& [stages, credits, batch] : std::vector<std::array<int, 3>>{{4, 12, 1}, {2, 5, 2}, {3, 8, 8}}) {
+            INFO("recovery " << recovery << " L=" << stages << " B=" << credits << " K=" << batch);
+            LinkConfig link{stages, credits, batch, 32};
+            ChannelLinkConfig channels = one_channel(stages, credits, batch);
+            if (recovery) {
+                link.recovery = channels.recovery = true;
+                link.total_bits = channels.total_bits = 5;
+                link.resend_period = channels.resend_period = 7;
+            }
+            CreditLoopModel reference(link);
+            reference.reset();
+            ChannelModel model(channels);
+            Rng rng(99);
+            for (uint64_t t = 0; t < 3000; ++t) {
+                // Bursts of traffic, and faults at random (they act only on an arriving message).
+                const bool want = (t / 16) % 3 != 2;
+                const bool drop = rng.chance(0.1);
+                const uint32_t add = rng.chance(0.05) ? 1 + static_cast<uint32_t>(rng.next() % 3) : 0;
+                LinkInputs li;
+                li.want_send = want;
+                li.drain = true;
+                li.fault_drop = drop;
+                li.fault_add = add;
+                ChannelInputs ci;
+                ci.have = want ? 1 : 0;
+                ci.bytes[0] = 1;
+                ci.drain = 1;
+                ci.fault_drop = drop ? 1 : 0;
+                ci.fault_corrupt = add ? 1 : 0;
+                ci.fault_add = add;
+                const Observation& r = reference.evaluate(li);
+                const ChannelObservation& o = model.evaluate(ci);
+                INFO("cycle " << t);
+                REQUIRE(o.send == r.send);
+                REQUIRE(o.credits[0] == r.credits);
+                REQUIRE(o.credits_arriving[0] == r.credits_arriving);
+                REQUIRE(o.credits_returned[0] == r.credits_returned);
+                REQUIRE(o.waiting[0] == r.return_waiting);
+                REQUIRE(o.return_flight[0] == r.return_flight);
+                REQUIRE(o.pending[0] == r.pending_returns);
+                REQUIRE((o.return_message & 1u) == (r.return_message ? 1u : 0u));
+                REQUIRE((o.update_refused & 1u) == (r.update_refused ? 1u : 0u));
+                reference.update();
+                model.update();
+            }
+        }
+    }
+}
+
+TEST_CASE("per pool: recovery heals lost updates on every preset; without it the loss is named by pool", "[channels][model][recovery]") {
+    for (const auto& name : channel_presets()) {
+        ChannelRunSpec spec{*channel_preset(name), 20000, 3};
+        spec.config.recovery = true;
+        spec.config.total_bits = 7;   // 2^7 > 2 x 32, the largest pool
+        spec.config.resend_period = 16;
+        spec.faults.drop_probability = 0.1;
+        const ChannelRunResult healed = run_channels(nullptr, spec);
+        INFO(name << ": " << (healed.first_violation() ? healed.first_violation()->check : ""));
+        CHECK(healed.passed);
+        CHECK(healed.faults.size() > 100);
+    }
+    ChannelRunSpec lost{*channel_preset("pcie"), 4000, 1};
+    lost.faults.drop_at = 300;
+    const ChannelRunResult r = run_channels(nullptr, lost);
+    CHECK_FALSE(r.passed);
+    REQUIRE(r.first_violation());
+    CHECK(r.first_violation()->check == "conservation.injected_loss");
+    REQUIRE(r.faults.size() == 1);
+    const ChannelLayout l = layout(lost.config);
+    CHECK(r.first_violation()->signal == "link.pool." + pool_name(lost.config, l, r.faults[0].pool) + ".total");
+    CHECK(r.first_violation()->cycle == r.faults[0].cycle + 1);
+}

@@ -179,7 +179,7 @@ TEST_CASE("running totals wrap hundreds of times, with losses, and the link stay
     CHECK(r.faults.size() > 50);
 }
 
-TEST_CASE("the credit limit refuses a corrupted update past B; a small corruption is caught as made credits", "[recovery][model]") {
+TEST_CASE("the credit limit refuses a corrupted update past B, and a small one is absorbed or caught as made credits", "[recovery][model]") {
     RunSpec big;
     big.config = recovering(LinkConfig{4, 12, 1, 32}, 5, 16);
     big.faults.corrupt_probability = 0.02;

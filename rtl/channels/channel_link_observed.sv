@@ -5,14 +5,22 @@
 // list (cpp_models/channel_signals.def) serves every configuration. Entries beyond NCH, NLANE and
 // NPOOL are 0; input entries beyond NCH are ignored.
 //
-// Parameters: those of channel_link, passed down unchanged (see its header for their encoding).
-// Ports: inputs and the functional outputs as channel_link's; then, with the timing of
+// Parameters: those of channel_link, passed down unchanged (see its header for their encoding),
+// RECOVERY, TOTAL_BITS and RESEND included.
+// Ports: inputs and the functional outputs as channel_link's; the fault inputs fault_drop[p] and
+// fault_corrupt[p] are one bit per pool (16 bits, the low NPOOL used) and fault_add one 16-bit
+// amount (docs/recovery.md, "On the multi-channel link"); then, with the timing of
 // channel_link's header (counts at the start of the cycle, events this cycle):
 //   arrive, arrive_lane     the flit leaving the last forward stage, and its lane.
 //   occupancy[l*16 +: 16]   flits lane l holds; overflow[l] a flit arrives at a full lane.
+//   return_message[p]       a message for pool p enters the return path (a non-zero count without
+//                           recovery, an update with it); update_refused[p] an update arriving for
+//                           pool p is refused by the credit limit (0 without recovery).
 //   per pool p, [p*16 +: 16]: credits, reserved, fwd_flits (flits on the forward link whose lane
 //   is in pool p), pending, waiting, return_flight (the pool's credits in its return stages),
-//   credits_arriving, credits_returned.
+//   credits_arriving, credits_returned. With recovery waiting = CR_p - CS_p, return_flight =
+//   CS_p - R_p, credits_returned = CR'_p - CS_p when pool p's update is sent and credits_arriving =
+//   d when an update is accepted.
 // The observation is read from channel_link's internal signals by name (dut.credits, ...), as
 // credit_link_observed reads its bound probe: the design keeps only its functional ports.
 module channel_link_observed #(
@@ -28,7 +36,10 @@ module channel_link_observed #(
   parameter logic [16*8-1:0]  LANE_POOL = '0,
   parameter logic [16*16-1:0] POOL_B = {16{16'd12}},
   parameter logic [16*16-1:0] POOL_K = {16{16'd1}},
-  parameter logic [15:0]      POOL_FULL_RATE = '0
+  parameter logic [15:0]      POOL_FULL_RATE = '0,
+  parameter int RECOVERY = 0,
+  parameter int TOTAL_BITS = 8,
+  parameter int RESEND = 16
 ) (
   input  logic           clk,
   input  logic           rst_n,
@@ -38,6 +49,9 @@ module channel_link_observed #(
   input  logic [127:0]   bytes,
   input  logic [255:0]   tag,
   input  logic [7:0]     drain,
+  input  logic [15:0]    fault_drop,
+  input  logic [15:0]    fault_corrupt,
+  input  logic [15:0]    fault_add,
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [7:0]     grant,
   output logic [7:0]     eligible,
@@ -50,6 +64,9 @@ module channel_link_observed #(
   output logic [511:0]   pop_payload,
   output logic [255:0]   occupancy,
   output logic [15:0]    overflow,
+  // per pool, one bit each
+  output logic [15:0]    return_message,
+  output logic [15:0]    update_refused,
   // per pool, 16 bits each
   output logic [255:0]   credits,
   output logic [255:0]   reserved,
@@ -67,7 +84,8 @@ module channel_link_observed #(
   channel_link #(
     .NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .SHARED_RET(SHARED_RET),
     .CH_LANE(CH_LANE), .CH_SPLIT(CH_SPLIT), .CH_UNIT(CH_UNIT), .LANE_CH(LANE_CH), .LANE_POOL(LANE_POOL),
-    .POOL_B(POOL_B), .POOL_K(POOL_K), .POOL_FULL_RATE(POOL_FULL_RATE)
+    .POOL_B(POOL_B), .POOL_K(POOL_K), .POOL_FULL_RATE(POOL_FULL_RATE),
+    .RECOVERY(RECOVERY), .TOTAL_BITS(TOTAL_BITS), .RESEND(RESEND)
   ) dut (
     .clk,
     .rst_n,
@@ -75,6 +93,9 @@ module channel_link_observed #(
     .bytes        (bytes[NCH*16-1:0]),
     .tag          (tag[NCH*32-1:0]),
     .drain        (drain[NCH-1:0]),
+    .fault_drop   (fault_drop[NPOOL-1:0]),
+    .fault_corrupt(fault_corrupt[NPOOL-1:0]),
+    .fault_add,
     .grant        (grant_n),
     .eligible     (eligible_n),
     .send,
@@ -92,6 +113,8 @@ module channel_link_observed #(
   assign arrive_lane      = dut.arrive_lane;
   assign occupancy        = 256'(dut.occupancy);
   assign overflow         = 16'(dut.overflow);
+  assign return_message   = dut.return_message;
+  assign update_refused   = dut.update_refused;
   assign credits          = 256'(dut.credits);
   assign reserved         = 256'(dut.reserved);
   assign fwd_flits        = 256'(dut.fwd_flits);

@@ -95,19 +95,21 @@ module credit_link_probe #(
     end
     assign waiting_x = return_waiting;
   end
-  // Cut to the count's width, saturating: a run-away CS - R (R ahead of CS, or far behind it, in
-  // a broken loop) shows as 2^CW - 1, never wraps back to a plausible count.
-  if (XW > CW) begin : g_flight_saturates
-    assign return_flight = (flight_x > XW'({CW{1'b1}})) ? {CW{1'b1}} : CW'(flight_x);
-  end else begin : g_flight_fits
-    assign return_flight = flight_x;
+  // No more than B credits can be on their way: a CS - R beyond B is R ahead of CS (the sender
+  // accepted more than the receiver released, after a corrupted update), and counts as 0 on the
+  // return path, so the sender's extra credits show as made, by exactly their number (the
+  // models do the same).
+  if ((2 ** XW) - 1 > B) begin : g_flight_clamped
+    assign return_flight = (flight_x > XW'(B)) ? '0 : CW'(flight_x);
+  end else begin : g_flight_fits   // no value of flight_x exceeds B
+    assign return_flight = CW'(flight_x);
   end
 
   // The sum, wide enough for every term at full width (a broken loop shows its true total).
   localparam int SW = ((TW > XW) ? TW : XW) + 2;
   logic [SW-1:0] loop_total;
   assign loop_total   = SW'(credits) + SW'(fwd_flits) + SW'(occupancy) + SW'(slots_freeing) +
-                        SW'(pending_returns) + SW'(waiting_x) + SW'(flight_x);
+                        SW'(pending_returns) + SW'(waiting_x) + SW'(return_flight);
   assign credit_total = TW'(loop_total);
 
   // The link's own checks (credit_link.sv's header lists them): the probe sees every term of the

@@ -115,8 +115,17 @@ std::string channel_run_arguments(const ChannelRunSpec& spec) {
     std::string out = std::string("--protocol ") + protocol_name(c.protocol) + " --L " + std::to_string(c.stages);
     if (c.shared_pool) out += " --shared-pool";
     if (c.shared_return) out += " --shared-return";
+    if (c.recovery)
+        out += " --recovery --total-bits " + std::to_string(c.total_bits) + " --resend " + std::to_string(c.resend_period);
     for (const auto& ch : c.channels) out += " --channel " + channel_text(ch);
     out += " --cycles " + std::to_string(spec.cycles) + " --seed " + std::to_string(spec.seed);
+    const FaultSpec& f = spec.faults;
+    if (f.drop_probability > 0.0) out += " --drop " + exact_number(f.drop_probability);
+    if (f.drop_at) out += " --drop-at " + std::to_string(*f.drop_at);
+    if (f.drop_every) out += " --drop-every " + std::to_string(f.drop_every);
+    if (f.corrupt_probability > 0.0) out += " --corrupt " + exact_number(f.corrupt_probability);
+    if (f.corrupt_at) out += " --corrupt-at " + std::to_string(*f.corrupt_at);
+    if ((f.corrupt_probability > 0.0 || f.corrupt_at) && f.corrupt_add != 1) out += " --corrupt-add " + std::to_string(f.corrupt_add);
     return out;
 }
 
@@ -146,6 +155,22 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     add_flag(app, "--shared-pool", shared_pool, "every lane draws from one pool (the head-of-line case)");
     add_flag(app, "--shared-return", shared_return, "one (pool, count) credit message per cycle on one return path");
     app.add_option("--stall", stalled, "stall this channel's consumer (drain 0)")->take_all();
+    bool recovery = false;
+    int total_bits = 0, resend = 0;
+    add_flag(app, "--recovery", recovery, "cumulative credit updates per pool, resent every --resend cycles (docs/recovery.md)");
+    app.add_option("--total-bits", total_bits, "recovery: width n of the running totals (2^n > 2B for every pool)")
+        ->check(whole_number(1, 16));
+    app.add_option("--resend", resend, "recovery: cycles between a pool's updates when it has nothing new")
+        ->check(whole_number(1, 4096));
+    FaultSpec& faults = cmd.spec.faults;
+    uint64_t drop_at = 0, corrupt_at = 0;
+    app.add_option("--drop", faults.drop_probability, "drop each credit message with probability P")->check(probability("P", true));
+    auto* drop_at_option = app.add_option("--drop-at", drop_at, "drop the first credit message arriving at or after cycle C");
+    app.add_option("--drop-every", faults.drop_every, "drop every Nth credit message")->check(whole_number(0, kMaxCycles));
+    app.add_option("--corrupt", faults.corrupt_probability, "make each credit message larger with probability P")
+        ->check(probability("P", true));
+    auto* corrupt_at_option = app.add_option("--corrupt-at", corrupt_at, "make the first credit message arriving at or after cycle C larger");
+    app.add_option("--corrupt-add", faults.corrupt_add, "by this much (default 1)")->check(whole_number(1, 65535));
     app.add_option("--cycles", cmd.spec.cycles, "cycles to run")->check(whole_number(20, kMaxCycles))->capture_default_str();
     app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
     add_flag(app, "--model", cmd.model_only, "check the golden model alone (no RTL)");
@@ -171,6 +196,14 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
                           : protocol == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
     if (stages) config.stages = stages;
     config.shared_pool = config.shared_pool || shared_pool;
+    if (drop_at_option->count()) faults.drop_at = drop_at;
+    if (corrupt_at_option->count()) faults.corrupt_at = corrupt_at;
+    if (!recovery && (total_bits || resend)) {
+        error.message = "--total-bits and --resend tune the recovery protocol: add --recovery";
+        return std::nullopt;
+    }
+    config.recovery = config.recovery || recovery;
+    if (resend) config.resend_period = resend;
     config.shared_return = config.shared_return || shared_return;
     for (const auto& text : channels) {
         // The name picks the channel to change; a new name adds one.
@@ -201,6 +234,14 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
         it->traffic.drain = 0.0;
         it->traffic.drain_every = 0;
     }
+    if (config.recovery) {
+        // The narrowest totals that keep a stale total from looking new in every pool: they wrap soonest.
+        const ChannelLayout l = layout(config);
+        config.total_bits = 1;
+        for (int p = 0; p < l.pools; ++p)
+            while ((1LL << config.total_bits) <= 2LL * l.pool_credits[p] && config.total_bits < 16) ++config.total_bits;
+        if (total_bits) config.total_bits = total_bits;
+    }
     if (auto problem = validate(config)) {
         error.message = *problem;
         return std::nullopt;
@@ -224,6 +265,10 @@ std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& 
     for (const auto& p : r.pools)
         out << fmt::format("  {:<10} {:>7} {:>10.3f} {:>14}\n", p.name, p.credits, p.throughput,
                            p.throughput > 0 ? fmt::format("{:.1f}", p.measured_round_trip) : std::string("-"));
+    if (c.recovery || spec.faults.any()) {
+        out << "  faults: " << r.faults.size() << " injected of " << r.return_messages << " credit messages ("
+            << describe(spec.faults) << "), recovery " << (c.recovery ? "on" : "off") << "\n";
+    }
     out << "  link: " << three_decimals(r.link_throughput) << " flits/cycle; longest wait of an eligible channel: "
         << r.longest_wait << " grants (round-robin bound " << c.channels.size() - 1 << ")\n";
     for (const auto& b : r.scoreboards) out << "  " << b.summary << "\n";
@@ -250,6 +295,12 @@ std::string channel_json(const ChannelRunSpec& spec, const ChannelRunResult& r) 
                               {"measured_round_trip", p.measured_round_trip}});
     j["closed_form_round_trip"] = r.closed_form_round_trip;
     j["longest_wait"] = r.longest_wait;
+    j["recovery"] = spec.config.recovery;
+    j["faults"] = describe(spec.faults);
+    j["injected_faults"] = nlohmann::ordered_json::array();
+    for (const auto& f : r.faults)
+        j["injected_faults"].push_back({{"cycle", f.cycle}, {"pool", f.pool}, {"kind", f.drop ? "drop" : "corrupt"},
+                                        {"credits", f.credits}});
     for (const auto& b : r.scoreboards)
         j["scoreboards"].push_back({{"name", b.name}, {"cycles_checked", b.cycles_checked}, {"violations", b.violations}});
     j["violations"] = nlohmann::ordered_json::array();
@@ -374,7 +425,7 @@ int run_hol(const std::vector<std::string>& args) {
         }
     }
     const DutSources sources = DutSources::from_environment();
-    Progress progress("creditloop hol");
+    Progress progress("creditloop hol", stderr);   // the table alone on stdout
     if (!model_only) {
         std::vector<ChannelWanted> wanted;
         for (const auto& s : specs) wanted.push_back({s.config, {}});

@@ -120,7 +120,7 @@ int run_faults(const std::vector<std::string>& args) {
         for (double rate : rates) rows.push_back(make(rate, period));
 
     const DutSources sources = DutSources::from_environment();
-    Progress progress("creditloop faults");
+    Progress progress("creditloop faults", stderr);   // the table alone on stdout
     if (!model_only) {
         std::vector<LinkConfig> configs;
         for (const auto& row : rows)

@@ -44,7 +44,7 @@ struct CaseOutcome {
     std::string error;                // could not run at all
     double seconds = 0.0;
     bool passed() const {
-        return error.empty() && (channels ? channels->passed : result.passed || caught_as_expected) &&
+        return error.empty() && ((channels ? channels->passed : result.passed) || caught_as_expected) &&
                seed_check_failure.empty();
     }
     const Violation* first_violation() const { return channels ? channels->first_violation() : result.first_violation(); }
@@ -118,6 +118,27 @@ std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, 
 
 namespace {
 
+// A case that must be caught (expect_caught): caught means the expected checks fired, and the
+// RTL still agrees with the model (the fault is the environment's, not the design's).
+void judge_caught(const RegressionCase& c, bool passed, const std::vector<Violation>& violations, CaseOutcome& outcome) {
+    if (c.expect_caught.empty()) return;
+    std::string missing;
+    for (const auto& check : c.expect_caught) {
+        bool fired = false;
+        for (const auto& v : violations) fired = fired || v.check == check;
+        if (!fired) missing += (missing.empty() ? "" : ", ") + check;
+    }
+    bool design = false;
+    for (const auto& v : violations) design = design || v.check == "lockstep" || v.check == "rtl.assertion";
+    outcome.caught_as_expected = !passed && missing.empty() && !design;
+    if (passed)
+        outcome.error = "must be caught (by " + c.expect_caught.front() + "), but every check passed";
+    else if (!missing.empty())
+        outcome.error = "must be caught by " + missing + ", which did not fire";
+    else if (design)
+        outcome.error = "the RTL disagreed with the model (or an RTL assertion failed) under the injected faults";
+}
+
 // A multi-channel case: the checkout's channel_link in lockstep with the channel model.
 CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources, const RegressCommand& command,
                              const std::string& extension) {
@@ -133,11 +154,12 @@ CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources,
         auto dut = library->create();
         outcome.channels = run_channels(dut.get(), spec, options);
     }
+    judge_caught(c, outcome.channels->passed, outcome.channels->violations, outcome);
     if (c.seed_throughput && three_decimals(outcome.channels->link_throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.channels->link_throughput) +
                                      " but the seed prints " + *c.seed_throughput;
-    if (command.waves || !outcome.channels->passed) {
-        if (!outcome.channels->passed && !command.waves) {
+    if (command.waves || !outcome.passed()) {
+        if (!outcome.passed() && !command.waves) {
             // Replay with waves around the first violation: the same cycles, bit for bit.
             const uint64_t first = outcome.channels->first_violation_cycle.value_or(0);
             options.trace_path = waves;
@@ -172,25 +194,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         }
     }
     if (c.systemc) outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
-    if (!c.expect_caught.empty()) {
-        // Caught means: the expected checks fired, and the RTL still agrees with the model (the
-        // fault is the environment's, not the design's).
-        std::string missing;
-        for (const auto& check : c.expect_caught) {
-            bool fired = false;
-            for (const auto& v : outcome.result.violations) fired = fired || v.check == check;
-            if (!fired) missing += (missing.empty() ? "" : ", ") + check;
-        }
-        bool design = false;
-        for (const auto& v : outcome.result.violations) design = design || v.check == "lockstep" || v.check == "rtl.assertion";
-        outcome.caught_as_expected = !outcome.result.passed && missing.empty() && !design;
-        if (outcome.result.passed)
-            outcome.error = "must be caught (by " + c.expect_caught.front() + "), but every check passed";
-        else if (!missing.empty())
-            outcome.error = "must be caught by " + missing + ", which did not fire";
-        else if (design)
-            outcome.error = "the RTL disagreed with the model (or an RTL assertion failed) under the injected faults";
-    }
+    judge_caught(c, outcome.result.passed, outcome.result.violations, outcome);
     if (c.seed_throughput && three_decimals(outcome.result.throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.result.throughput) +
                                      " but the seed prints " + *c.seed_throughput;
@@ -427,7 +431,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
                   << pad(std::to_string(o.channels ? o.channels->cycles : 0), 8)
                   << pad(o.channels ? three_decimals(o.channels->link_throughput) : "-", 10) << pad("-", 11)
                   << pad(c.seed_throughput.value_or("-"), 7)
-                  << (o.passed() ? "PASS" : "FAIL") << "\n";
+                  << (o.passed() ? (o.caught_as_expected ? "PASS (caught)" : "PASS") : "FAIL") << "\n";
             continue;
         }
         table << pad(c.name, 34) << pad(c.spec.config.key(), 26) << pad(std::to_string(o.result.cycles), 8)

@@ -182,6 +182,19 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
         cases.push_back(std::move(c));
     };
     for (const auto& preset : channel_presets()) add(preset, *channel_preset(preset), 20000);
+    // Lost credit messages per pool (docs/recovery.md): with recovery every pool heals; without
+    // it the first loss is caught, named by pool.
+    for (const auto& preset : {"pcie", "chi"}) {
+        ChannelLinkConfig config = *channel_preset(preset);
+        config.recovery = true;
+        config.total_bits = 7;   // 2^7 > 2 x 32, the largest pool
+        config.resend_period = 16;
+        add(std::string(preset) + "_drops_recovery", config, 20000);
+        cases.back().channels->faults.drop_probability = 0.05;
+    }
+    add("pcie_drop_one", *channel_preset("pcie"), 4000);
+    cases.back().channels->faults.drop_at = 300;
+    cases.back().expect_caught = {"conservation.injected_loss"};
 
     // The seeds' single-channel tables on channel_link with one channel (seed 000's batches and
     // seed 001's L = 4 row): the multi-channel top must be the seeds' link when N = 1.
@@ -240,9 +253,21 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
         }
         // A shared pool's packets can cost up to every channel's credits together: keep it valid.
         if (validate(config)) config.shared_pool = false;
+        // One link in three recovers lost credit messages, and loses some (docs/recovery.md).
+        const bool recovery = draw(0, 2) == 0;
+        if (recovery) {
+            config.recovery = true;
+            config.resend_period = draw(4, 64);
+            const ChannelLayout l = layout(config);
+            config.total_bits = 1;
+            for (int p = 0; p < l.pools; ++p)
+                while ((1 << config.total_bits) <= 2 * l.pool_credits[p]) ++config.total_bits;
+        }
         std::string name = "random" + std::to_string(i) + "_C" + std::to_string(config.channels.size()) + "_L" +
-                           std::to_string(config.stages) + (config.shared_pool ? "_SP" : "") + (config.shared_return ? "_SR" : "");
+                           std::to_string(config.stages) + (config.shared_pool ? "_SP" : "") + (config.shared_return ? "_SR" : "") +
+                           (recovery ? "_R" : "");
         add(name, config, 8000);
+        if (recovery) cases.back().channels->faults.drop_probability = 0.05;
     }
     return cases;
 }

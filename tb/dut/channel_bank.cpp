@@ -13,12 +13,16 @@ const std::vector<ChannelPort>& channel_ports() {
                                         {"have", true, kMaxChannels},
                                         {"bytes", true, kMaxChannels * 16},
                                         {"tag", true, kMaxChannels * 32},
-                                        {"drain", true, kMaxChannels}};
+                                        {"drain", true, kMaxChannels},
+                                        {"fault_drop", true, kMaxPools},
+                                        {"fault_corrupt", true, kMaxPools},
+                                        {"fault_add", true, 16}};
         for (const ChannelSignalInfo& s : kChannelSignals) {
             int width = s.width;
             switch (s.shape) {
             case ChannelShape::channel_bits: width = kMaxChannels; break;
             case ChannelShape::lane_bits: width = kMaxLanes; break;
+            case ChannelShape::pool_bits: width = kMaxPools; break;
             case ChannelShape::lane: width = kMaxLanes * s.width; break;
             case ChannelShape::pool: width = kMaxPools * s.width; break;
             case ChannelShape::scalar: break;
@@ -56,7 +60,8 @@ std::string channel_parameters(const ChannelLinkConfig& config) {
       << packed(l.channel_unit, l.channels, 16) << "),\n      .LANE_CH(" << packed(l.lane_channel, l.lanes, 8)
       << "),\n      .LANE_POOL(" << packed(l.lane_pool, l.lanes, 8) << "),\n      .POOL_B("
       << packed(l.pool_credits, l.pools, 16) << "),\n      .POOL_K(" << packed(l.pool_batch, l.pools, 16)
-      << "),\n      .POOL_FULL_RATE(" << packed(l.pool_full_rate, l.pools, 1) << "))";
+      << "),\n      .POOL_FULL_RATE(" << packed(l.pool_full_rate, l.pools, 1) << "),\n      .RECOVERY("
+      << (config.recovery ? 1 : 0) << "), .TOTAL_BITS(" << config.total_bits << "), .RESEND(" << config.resend_period << "))";
     return p.str();
 }
 

@@ -134,6 +134,9 @@ private:
     void drive(const ChannelInputs& in) {
         *p_.have = static_cast<std::remove_reference_t<decltype(*p_.have)>>(in.have);
         *p_.drain = static_cast<std::remove_reference_t<decltype(*p_.drain)>>(in.drain);
+        *p_.fault_drop = static_cast<std::remove_reference_t<decltype(*p_.fault_drop)>>(in.fault_drop);
+        *p_.fault_corrupt = static_cast<std::remove_reference_t<decltype(*p_.fault_corrupt)>>(in.fault_corrupt);
+        *p_.fault_add = static_cast<std::remove_reference_t<decltype(*p_.fault_add)>>(in.fault_add);
         for (int c = 0; c < kMaxChannels; ++c) {
             put(*p_.bytes, c, 16, in.bytes[static_cast<size_t>(c)]);
             put(*p_.tag, c, 32, in.tag[static_cast<size_t>(c)]);

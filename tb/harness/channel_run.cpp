@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <deque>
 
 #include "channel_model.h"
 #include "channel_scoreboards.h"
@@ -44,6 +46,51 @@ void ChannelStimulus::granted(uint32_t grant_mask) {
         if (((grant_mask >> c) & 1u) && !queues_[c].empty()) queues_[c].pop_front();
 }
 
+namespace {
+
+// The return path's messages per pool, as FaultInjector tracks the single link's: what entered
+// each pool's return path in the last L cycles (a message arriving now entered L cycles ago),
+// and the same rules judge each arriving message, pools in order.
+class ChannelFaultInjector {
+public:
+    ChannelFaultInjector(const FaultSpec& spec, const ChannelLinkConfig& config, uint64_t seed)
+        : spec_(spec), judge_(spec, LinkConfig{config.stages, 1, 1, 32}, seed),
+          in_flight_(static_cast<size_t>(config.stages)) {}
+
+    void apply(uint64_t cycle, ChannelInputs& in) {
+        in.fault_drop = in.fault_corrupt = 0;
+        in.fault_add = spec_.corrupt_add;
+        const Entered& arriving = in_flight_.front();
+        for (int p = 0; p < kMaxPools; ++p) {
+            if (!((arriving.mask >> p) & 1u)) continue;
+            const auto verdict = judge_.judge(cycle);
+            if (verdict == FaultInjector::Verdict::none) continue;
+            const bool drop = verdict == FaultInjector::Verdict::drop;
+            (drop ? in.fault_drop : in.fault_corrupt) |= 1u << p;
+            injected_.push_back({cycle, p, drop, drop ? 0u : spec_.corrupt_add, arriving.credits[p], arriving.cycle});
+        }
+    }
+    void observe(const ChannelObservation& o) {
+        in_flight_.pop_front();
+        in_flight_.push_back({o.return_message, o.credits_returned, o.cycle});
+    }
+    const std::vector<InjectedFault>& injected() const { return injected_; }
+    uint64_t messages() const { return judge_.messages_seen(); }
+
+private:
+    struct Entered {
+        uint32_t mask = 0;
+        std::array<uint32_t, kMaxPools> credits{};
+        uint64_t cycle = 0;
+    };
+    FaultSpec spec_;
+    FaultInjector judge_;
+    std::deque<Entered> in_flight_;
+    std::vector<InjectedFault> injected_;
+};
+
+}  // namespace
+
 ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const ChannelRunOptions& options) {
     const ChannelLinkConfig& config = spec.config;
     const ChannelLayout lay = layout(config);
@@ -60,7 +107,10 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     ChannelFairness fairness(config);
     ChannelSizing sizing(config, result.window_start);
     ChannelLockstep lockstep(config);
-    std::vector<ChannelScoreboard*> boards = {&conservation, &data, &fairness, &sizing};
+    ChannelStarvation starvation(config);
+    std::optional<ChannelFaultInjector> injector;
+    if (spec.faults.any()) injector.emplace(spec.faults, config, spec.seed);
+    std::vector<ChannelScoreboard*> boards = {&conservation, &data, &fairness, &sizing, &starvation};
     if (dut) boards.push_back(&lockstep);
 
     std::array<uint64_t, kMaxChannels> model_flits{};
@@ -75,7 +125,8 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     for (; cycle < spec.cycles; ++cycle) {
         if (dut && !tracing && !options.trace_path.empty() && cycle == options.trace_from)
             tracing = dut->open_trace(options.trace_path).empty();
-        const ChannelInputs& in = stimulus.next(cycle);
+        ChannelInputs in = stimulus.next(cycle);
+        if (injector) injector->apply(cycle, in);
         const ChannelObservation& model_obs = model.evaluate(in);
         if (cycle >= result.window_start && model_obs.send)
             ++model_flits[lay.lane_channel[std::min<uint32_t>(model_obs.send_lane, kMaxLanes - 1)]];
@@ -83,11 +134,14 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
         if (dut) {
             dut->step(in, rtl_obs);
             rtl_obs.cycle = cycle;
+            rtl_obs.fault_drop = in.fault_drop;   // the inputs the RTL was given, echoed
+            rtl_obs.fault_corrupt = in.fault_corrupt;
             lockstep.expect(model_obs);
             observed = &rtl_obs;
         }
         for (ChannelScoreboard* board : boards) board->step(*observed);
         stimulus.granted(observed->grant);
+        if (injector) injector->observe(*observed);
         model.update();
         if (!stop_at && options.stop_after_violation) {
             for (ChannelScoreboard* board : boards)
@@ -120,10 +174,19 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
         result.pools.push_back({pool_name(config, lay, p), lay.pool_credits[p], sizing.pool_throughput(p),
                                 sizing.measured_round_trip(p)});
     result.longest_wait = fairness.longest_wait();
+    if (injector) {
+        result.faults = injector->injected();
+        result.return_messages = injector->messages();
+    }
     for (ChannelScoreboard* board : boards) {
         result.scoreboards.push_back({board->name(), board->summary(), board->cycles_checked(), board->violation_count()});
         result.violation_count += board->violation_count();
         result.violations.insert(result.violations.end(), board->violations().begin(), board->violations().end());
+    }
+    if (result.rtl_assertion_cycle) {
+        result.violations.push_back({*result.rtl_assertion_cycle, "rtl.assertion", "channel_link", "no failure", "failed",
+                                     "an RTL assertion failed: Verilator's %Error line names it"});
+        ++result.violation_count;
     }
     std::stable_sort(result.violations.begin(), result.violations.end(),
                      [](const Violation& a, const Violation& b) { return a.cycle < b.cycle; });

@@ -17,6 +17,7 @@
 #include "channel_config.h"
 #include "channel_dut.h"
 #include "channel_observation.h"
+#include "faults.h"
 #include "link_run.h"
 #include "stimulus.h"
 
@@ -49,6 +50,7 @@ struct ChannelRunSpec {
     ChannelLinkConfig config;
     uint64_t cycles = 6000;
     uint64_t seed = 1;
+    FaultSpec faults;   // credit messages dropped or corrupted, any pool (docs/recovery.md)
 };
 
 struct ChannelStats {
@@ -78,6 +80,8 @@ struct ChannelRunResult {
     uint64_t violation_count = 0;
     std::optional<uint64_t> first_violation_cycle;
     std::optional<uint64_t> rtl_assertion_cycle;
+    std::vector<InjectedFault> faults;  // every fault injected, in order
+    uint64_t return_messages = 0;       // messages that reached the sender, all pools
     bool passed = false;
     const Violation* first_violation() const { return violations.empty() ? nullptr : &violations.front(); }
 };

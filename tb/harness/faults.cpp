@@ -24,6 +24,20 @@ void FaultInjector::apply(uint64_t cycle, LinkInputs& in) {
     in.fault_add = 0;
     const Entered& arriving = in_flight_.front();
     if (!arriving.message) return;
+    switch (judge(cycle)) {
+    case Verdict::drop:
+        in.fault_drop = true;
+        injected_.push_back({cycle, 0, true, 0, arriving.credits, arriving.cycle});
+        break;
+    case Verdict::corrupt:
+        in.fault_add = spec_.corrupt_add;
+        injected_.push_back({cycle, 0, false, spec_.corrupt_add, arriving.credits, arriving.cycle});
+        break;
+    case Verdict::none: break;
+    }
+}
+
+FaultInjector::Verdict FaultInjector::judge(uint64_t cycle) {
     ++messages_;
     // Every rule draws (or counts) for every message, in a fixed order, so one rule never
     // shifts another's stream.
@@ -34,13 +48,9 @@ void FaultInjector::apply(uint64_t cycle, LinkInputs& in) {
     dropped_at_ = dropped_at_ || drop_now;
     corrupted_at_ = corrupted_at_ || corrupt_now;
     const bool every = spec_.drop_every > 0 && messages_ % spec_.drop_every == 0;
-    if (random_drop || drop_now || every) {
-        in.fault_drop = true;
-        injected_.push_back({cycle, true, 0, arriving.credits, arriving.cycle});
-    } else if (random_corrupt || corrupt_now) {
-        in.fault_add = spec_.corrupt_add;
-        injected_.push_back({cycle, false, spec_.corrupt_add, arriving.credits, arriving.cycle});
-    }
+    if (random_drop || drop_now || every) return Verdict::drop;
+    if (random_corrupt || corrupt_now) return Verdict::corrupt;
+    return Verdict::none;
 }
 
 void FaultInjector::observe(const Observation& o) {

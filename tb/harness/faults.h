@@ -34,6 +34,7 @@ struct FaultSpec {
 // One fault the injector applied.
 struct InjectedFault {
     uint64_t cycle = 0;      // the cycle the message arrived (and was dropped or corrupted)
+    int pool = 0;            // the multi-channel link's pool it was for (0 on the single link)
     bool drop = false;       // else corrupted
     uint32_t add = 0;        // corrupted: by how much
     uint32_t credits = 0;    // the credits the message carried (new credits, for an update)
@@ -53,6 +54,11 @@ public:
 
     const std::vector<InjectedFault>& injected() const { return injected_; }
     uint64_t messages_seen() const { return messages_; }
+
+    // The rules for one arriving message (in arrival order, across pools): drop, corrupt or
+    // nothing. Shared with the multi-channel link's injector.
+    enum class Verdict { none, drop, corrupt };
+    Verdict judge(uint64_t cycle);
 
 private:
     struct Entered {

@@ -79,9 +79,12 @@ std::string write_channel_gtkw(const std::string& waves_path, const ChannelLinkC
         for (int p = 0; p < l.pools; ++p) {
             if (l.pool_channel[p] != c && !(l.pool_channel[p] < 0 && c == 0)) continue;
             const std::string name = pool_name(config, l, p);
-            for (const ChannelSignalInfo& s : kChannelSignals)
+            for (const ChannelSignalInfo& s : kChannelSignals) {
                 if (s.shape == ChannelShape::pool)
                     rows.push_back({"@24", slice(scope, s.field, kMaxPools * 16, p, 16, name + "." + s.field)});
+                if (s.shape == ChannelShape::pool_bits)
+                    rows.push_back({"@28", scope + "." + s.field + "[" + std::to_string(p) + "]"});
+            }
         }
         group(config.channels[c].name, rows);
     }
