@@ -90,7 +90,7 @@ def main(argv=None):
         work = tmp / "clone"
         clone(work)
         step("make sim, cold", ["make", "sim"], work, 180, "sim_cold.log",
-             "fresh clone, empty ccache: project build, verilation, 92 tests")
+             "fresh clone, empty ccache: project build, verilation, the regression")
         counter = work / "rtl" / "credit_counter.sv"
         text = counter.read_text()
         if "next_credits" not in text:

@@ -130,7 +130,9 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     add_flag(app, "--force", cmd.force, "overwrite an existing --waves file");
     app.add_option("--log-level", cmd.log_level, "off|error|warn|info|debug (debug prints every cycle)")->check(log_level());
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL: every .sv in DIR, top credit_link in credit_link.sv");
-    app.add_option("--counter", cmd.counter_file, "your own credit counter (seed 002's chi_credit_counter ports)");
+    app.add_option("--counter", cmd.counter_file,
+                   "your own credit counter: a .sv with seed 002's chi_credit_counter ports, or a .json map of your ports (docs/own-rtl.md)");
+    add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run (they are shown either way)");
     app.add_option("--return", cmd.return_file, "your own credit-return logic (rtl/credit_return.sv's ports)");
     app.add_option("--mutant", cmd.mutant, "a buggy variant from rtl/mutants/ in place of its block");
     if (!parse_command(app, args, error)) return std::nullopt;
@@ -196,7 +198,8 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     add_flag(app, "--list", cmd.list, "list the tests and exit");
     app.add_option("--log-level", cmd.log_level, "off|error|warn|info|debug")->check(log_level());
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL instead of rtl/ (as for run)");
-    app.add_option("--counter", cmd.counter_file, "your own credit counter");
+    app.add_option("--counter", cmd.counter_file, "your own credit counter (.sv, or a .json port map)");
+    add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run");
     app.add_option("--return", cmd.return_file, "your own return logic");
     return parse_command(app, args, error) ? std::optional<RegressCommand>(cmd) : std::nullopt;
 }

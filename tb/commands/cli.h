@@ -23,6 +23,7 @@ struct RunCommand {
     std::string counter_file;       // your own credit counter (seed 002's contract)
     std::string return_file;        // your own return logic
     std::string mutant;             // a mutant of rtl/mutants/ in place of its block
+    bool werror = false;            // warnings in your own RTL stop the run
     std::string log_level = "warn";
 };
 
@@ -37,6 +38,7 @@ struct RegressCommand {
     std::string rtl_dir;            // your own RTL instead of rtl/
     std::string counter_file;       // your own credit counter (seed 002's contract)
     std::string return_file;        // your own return logic
+    bool werror = false;            // warnings in your own RTL stop the run
     bool list = false;
     std::string log_level = "warn";
 };

@@ -114,8 +114,15 @@ int run_command(const RunCommand& cmd) {
                                           {"credit_return.sv", cmd.return_file}}) {
             if (file.empty()) continue;
             SwappedBlock swapped;
+            sources.werror = cmd.werror;
             const std::string problem = swap_block(sources, block, file, cmd.spec.config.buffer_slots, swapped);
             if (!problem.empty()) return bad_input(problem);
+            for (const auto& warning : swapped.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
+            const bool resets_mid_run =
+                cmd.spec.stimulus.reset_every || cmd.spec.stimulus.reset_tx_at || cmd.spec.stimulus.reset_rx_at;
+            if (swapped.synchronous_reset && resets_mid_run)
+                return bad_input(file + " resets synchronously, so it cannot take the mid-run reset pulses: drop --reset-every, "
+                                        "--reset-sender-at and --reset-receiver-at");
             if (swapped.single_credit_return && returns_several_at_once(cmd.spec))
                 return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush and no --reverse-load");
         }

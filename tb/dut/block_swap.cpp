@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "port_map.h"
 #include "process.h"
 
 namespace fs = std::filesystem;
@@ -140,6 +141,8 @@ std::string check_ports(const std::string& file, const ModuleShape& shape, const
 
 std::string swap_block(DutSources& sources, const std::string& block, const std::string& user_file, int buffer_slots,
                        SwappedBlock& swapped) {
+    if (block == "credit_counter.sv" && fs::path(user_file).extension() == ".json")
+        return swap_mapped_counter(sources, user_file, buffer_slots, sources.werror, swapped);
     if (!fs::is_regular_file(user_file)) return user_file + " not found: give the path of your .sv file";
     const std::string absolute = fs::absolute(user_file).string();
     const fs::path work = fs::path(sources.build_root) / "blocks" / (block + "." + std::to_string(::getpid()));

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "dut_library.h"
 
@@ -22,6 +23,8 @@ namespace creditloop {
 struct SwappedBlock {
     std::string module;                 // the user's module name
     bool single_credit_return = false;  // a counter whose credit_return is one bit
+    bool synchronous_reset = false;     // its reset acts at a clock edge (mid-run reset pulses cannot reach it)
+    std::vector<std::string> warnings;  // Verilator's warnings on the user's RTL, file and line first
 };
 
 // Replace rtl/<block> ("credit_counter.sv" or "credit_return.sv") in `sources` with

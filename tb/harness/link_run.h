@@ -34,7 +34,9 @@ struct RunSpec {
 // Whether the link may return more than one credit in a cycle: batches, flushes, or credits that
 // waited for a shared return path and leave together. A one-bit credit_return cannot take that.
 inline bool returns_several_at_once(const RunSpec& spec) {
-    return spec.config.batch > 1 || spec.stimulus.flush_probability > 0 || spec.stimulus.reverse_load > 0;
+    // (With recovery an update can carry several, and a corrupted count is larger by design.)
+    return spec.config.batch > 1 || spec.stimulus.flush_probability > 0 || spec.stimulus.reverse_load > 0 ||
+           spec.config.recovery || spec.faults.any();
 }
 
 // Plug-in points around the loop (OpenTitan's SimCtrlExtension): register, do not edit the loop.

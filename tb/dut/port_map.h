@@ -1,0 +1,45 @@
+// Your own credit counter as it comes (issue 13): its files, include paths, defines and file
+// lists as Verilator takes them, and a map file that says which of its ports plays which role
+// of the counter's contract, instead of an adapter module.
+//
+// The map is JSON (read with nlohmann-json), next to the RTL:
+//   {
+//     "block": "credit_counter",
+//     "sources": {"files": ["my_counter.sv"], "incdirs": ["include"], "defines": {"X": "1"},
+//                 "file_lists": ["my.f"], "top": "my_counter"},          (paths relative to the map)
+//     "parameters": {"NumCredits": "B"},       (the module's parameter: B, K, W or a number)
+//     "ports": {
+//       "clock": "clk_i",
+//       "reset": {"port": "rst_ni", "active": "low", "kind": "async"},   (or "high", "sync")
+//       "send": "credit_take_i",                (a one-bit take, or {"port": "decr", "valid": "decr_valid"}: a
+//                                                count asked for, 1 per send)
+//       "credit_return": "credit_give_i",       (one bit: a credit a cycle; or a count, with an optional
+//                                                "valid")
+//       "can_send": "credit_left_o",            (optional: else credits != 0)
+//       "credits": "credit_o",                  (optional with can_send: the count, wide enough for B)
+//       "init": {"port": "credit_init_i", "tie": 0},       (a soft re-initialise; or {"port", "value": "B"})
+//       "withhold": {"port": "withhold", "tie": 0}
+//     },
+//     "ties": {"test_mode_i": 0}               (any other input, held constant)
+//   }
+// creditloop preprocesses the files once (verilator -E, so includes and defines are resolved),
+// reads the top module's ports with Verilator, checks the map against them, and generates the
+// wrapper `credit_counter` that connects the roles. Warnings in your RTL are reported, with
+// their file and line, and do not stop the run unless werror is set.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "block_swap.h"
+#include "dut_library.h"
+
+namespace creditloop {
+
+// Replace rtl/credit_counter.sv in `sources` with the counter `map_path` describes, checked for
+// `buffer_slots` (B). "" or one error line naming the problem and the fix; the warnings
+// Verilator gave on the user's RTL go to `swapped.warnings`.
+std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
+                                SwappedBlock& swapped);
+
+}  // namespace creditloop
