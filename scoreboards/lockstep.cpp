@@ -51,7 +51,7 @@ void LockstepScoreboard::step(const Observation& rtl) {
         return;
     }
     have_model_ = false;
-    const uint32_t differing = differing_signals(model_, rtl);
+    const uint32_t differing = differing_signals(model_, rtl) & compared_;
     if (differing != 0) diverged(rtl, differing);
 }
 

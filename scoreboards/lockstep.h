@@ -32,6 +32,9 @@ public:
         have_model_ = true;
     }
     void step(const Observation& rtl) override;
+    // Compare only these signals (differing_signals() bits): a link of your own is compared on
+    // what its map says the model predicts (docs/own-rtl.md). Default: every signal.
+    void compare_only(uint32_t signals) { compared_ = signals; }
 
     std::optional<uint64_t> first_divergence_cycle() const { return first_divergence_; }
     uint64_t divergent_cycles() const { return divergent_cycles_; }
@@ -46,6 +49,7 @@ private:
     bool have_model_ = false;
     bool sequence_reported_ = false;
     uint32_t reported_ = 0;
+    uint32_t compared_ = ~0u;
     uint64_t divergent_cycles_ = 0;
     std::optional<uint64_t> first_divergence_;
 };

@@ -19,6 +19,8 @@
 #include "block_swap.h"
 #include "dut_library.h"
 #include "link_run.h"
+#include "own_link.h"
+#include "port_map.h"
 #include "regression.h"
 #include "test_support.h"
 
@@ -156,4 +158,93 @@ TEST_CASE("make sim with a counter map: the regression runs the tests the counte
     CHECK(printed.str().find("credit_counter.sv is vr_credit_counter") != std::string::npos);
     CHECK(printed.str().find("6 passed, 0 failed") != std::string::npos);   // seed 000's six batches, to the digit
     fs::remove_all(dir);
+}
+
+namespace {
+
+// The example link's map with one of its files swapped for a mutant (absolute paths).
+std::string link_map_with(const std::string& original, const std::string& mutant) {
+    json j = json::parse(std::ifstream(example("link/link.map.json")));
+    for (auto& f : j["sources"]["files"]) {
+        const std::string name = f.get<std::string>();
+        f = example("link/" + (name == original ? "mutants/" + mutant : name)).string();
+    }
+    const fs::path out = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(::getpid()) + ".json");
+    std::ofstream(out) << j.dump(2);
+    return out.string();
+}
+
+RunResult run_link_map(const std::string& map, RunSpec spec) {
+    DutSources sources = DutSources::from_environment();
+    MappedLink link;
+    const std::string problem = swap_mapped_link(sources, map, false, link);
+    INFO(problem);
+    REQUIRE(problem.empty());
+    fit_to_mapped_link(spec, link.return_latency);
+    std::string error;
+    auto library = DutLibrary::load(spec.config, sources, error);
+    INFO(error);
+    REQUIRE(library);
+    auto dut = library->create();
+    return run_link(dut.get(), spec);
+}
+
+}  // namespace
+
+TEST_CASE("a sender and receiver of your own, functional ports only, pass through their interfaces", "[rtl][own-rtl][link]") {
+    RunSpec spec;
+    spec.config = LinkConfig{4, 6, 1, 32};
+    const RunResult r = run_link_map(example("link/link.map.json").string(), spec);
+    CHECK(r.passed);
+    // The receiver returns each credit a cycle after the pop: RTT = 2L + 2 + 1 = 11, B / RTT = 6 / 11.
+    CHECK(r.measured_round_trip == 11u);
+    CHECK(r.throughput == Approx(6.0 / 11).margin(0.002));
+}
+
+TEST_CASE("three bugs in your own link are each caught on their first cycle", "[rtl][own-rtl][link][mutant]") {
+    RunSpec saturate;
+    saturate.config = LinkConfig{4, 6, 1, 32};
+    saturate.cycles = 400;
+    const auto first = [](const RunResult& r, const std::string& check) {
+        for (const auto& v : r.violations)
+            if (v.check == check) return std::optional<uint64_t>(v.cycle);
+        return std::optional<uint64_t>();
+    };
+    // A leak in the sender: sends 0..5 spend the six credits; the first credit is back in cycle
+    // 10 (popped in 5, returned in 6, L = 4 stages), spent in 11, when the second arrives: lost at
+    // that edge, one short from cycle 12.
+    const RunResult leak = run_link_map(link_map_with("cbfc_tx.sv", "cbfc_tx_leak.sv"), saturate);
+    CHECK(first(leak, "conservation.total") == 12u);
+    CHECK(leak.first_violation()->cycle == 12u);
+    // Ready without a credit: the seventh send, in cycle 6, has none.
+    const RunResult overflow = run_link_map(link_map_with("cbfc_tx.sv", "cbfc_tx_overflow.sv"), saturate);
+    CHECK(first(overflow, "conservation.send_at_zero") == 6u);
+    CHECK(overflow.first_violation()->cycle == 6u);
+    // The second flit first: with the consumer taking every other cycle, two flits are held in
+    // cycle 6 (arrived in 4 and 5) and the one sent in cycle 1 comes out before the one sent in 0.
+    RunSpec every2 = saturate;
+    every2.stimulus.drain.period = 2;
+    const RunResult reorder = run_link_map(link_map_with("cbfc_rx.sv", "cbfc_rx_reorder.sv"), every2);
+    CHECK(first(reorder, "data.order") == 6u);
+    CHECK(reorder.first_violation()->cycle == 6u);
+}
+
+TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-input]") {
+    const auto error_for = [](const std::function<void(json&)>& change) {
+        json j = json::parse(std::ifstream(example("link/link.map.json")));
+        for (auto& f : j["sources"]["files"]) f = example("link/" + f.get<std::string>()).string();
+        change(j);
+        const fs::path out = fs::temp_directory_path() / ("creditloop_badlink_" + std::to_string(::getpid()) + ".json");
+        std::ofstream(out) << j.dump(2);
+        DutSources sources = DutSources::from_environment();
+        MappedLink link;
+        return swap_mapped_link(sources, out.string(), false, link);
+    };
+    CHECK(error_for([](json& j) { j["sender"]["ports"]["in_ready"] = "ready_o"; })
+              .find("sender role in_ready names port 'ready_o', which module cbfc_tx does not have") != std::string::npos);
+    CHECK(error_for([](json& j) { j["receiver"]["ports"]["out_ready"] = "s_valid"; }).find("mapped to both") != std::string::npos);
+    CHECK(error_for([](json& j) { j["sender"]["parameters"]["CW"] = 2; }).find("too narrow for B = 12") != std::string::npos);
+    CHECK(error_for([](json& j) { j["receiver"]["parameters"]["SIZE"] = "B"; }).find("unknown parameter") != std::string::npos);
+    CHECK(error_for([](json& j) { j["sender"]["ports"].erase("credit_count"); }).find("role credit_count is not mapped") !=
+          std::string::npos);
 }

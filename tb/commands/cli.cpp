@@ -133,6 +133,7 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     app.add_option("--counter", cmd.counter_file,
                    "your own credit counter: a .sv with seed 002's chi_credit_counter ports, or a .json map of your ports (docs/own-rtl.md)");
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run (they are shown either way)");
+    app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver (docs/own-rtl.md)");
     app.add_option("--return", cmd.return_file, "your own credit-return logic (rtl/credit_return.sv's ports)");
     app.add_option("--mutant", cmd.mutant, "a buggy variant from rtl/mutants/ in place of its block");
     if (!parse_command(app, args, error)) return std::nullopt;
@@ -200,6 +201,7 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL instead of rtl/ (as for run)");
     app.add_option("--counter", cmd.counter_file, "your own credit counter (.sv, or a .json port map)");
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run");
+    app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver");
     app.add_option("--return", cmd.return_file, "your own return logic");
     return parse_command(app, args, error) ? std::optional<RegressCommand>(cmd) : std::nullopt;
 }

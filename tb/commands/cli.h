@@ -24,6 +24,7 @@ struct RunCommand {
     std::string return_file;        // your own return logic
     std::string mutant;             // a mutant of rtl/mutants/ in place of its block
     bool werror = false;            // warnings in your own RTL stop the run
+    std::string link_map;           // a link of your own: a JSON map of its sender and receiver
     std::string log_level = "warn";
 };
 
@@ -39,6 +40,7 @@ struct RegressCommand {
     std::string counter_file;       // your own credit counter (seed 002's contract)
     std::string return_file;        // your own return logic
     bool werror = false;            // warnings in your own RTL stop the run
+    std::string link_map;           // a link of your own: a JSON map of its sender and receiver
     bool list = false;
     std::string log_level = "warn";
 };

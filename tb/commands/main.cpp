@@ -29,6 +29,8 @@
 #include "log.h"
 #include "process.h"
 #include "mutants.h"
+#include "own_link.h"
+#include "port_map.h"
 #include "policy_table.h"
 #include "size_command.h"
 #include "speed.h"
@@ -80,7 +82,7 @@ int run_systemc(const RunCommand& cmd) {
     return 3;
 }
 
-int run_command(const RunCommand& cmd) {
+int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to the link
     set_log_level(cmd.log_level);   // a level CLI11 checked
     if (cmd.systemc) return run_systemc(cmd);
     std::unique_ptr<DutLibrary> library;
@@ -125,6 +127,16 @@ int run_command(const RunCommand& cmd) {
                                         "--reset-sender-at and --reset-receiver-at");
             if (swapped.single_credit_return && returns_several_at_once(cmd.spec))
                 return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush and no --reverse-load");
+        }
+        if (!cmd.link_map.empty()) {
+            if (!cmd.rtl_dir.empty() || !cmd.counter_file.empty() || !cmd.return_file.empty() || !cmd.mutant.empty())
+                return bad_input("--link is a whole link of your own: drop --rtl, --counter, --return and --mutant");
+            if (auto problem = mapped_link_refuses(cmd.spec)) return bad_input(*problem);
+            MappedLink link;
+            const std::string problem = swap_mapped_link(sources, cmd.link_map, cmd.werror, link);
+            if (!problem.empty()) return bad_input(problem);
+            for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
+            fit_to_mapped_link(cmd.spec, link.return_latency);
         }
         std::string error;
         library = DutLibrary::load(cmd.spec.config, sources, error);

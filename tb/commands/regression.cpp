@@ -21,6 +21,8 @@
 #include "channel_library.h"
 #include "channels_command.h"
 #include "dut_library.h"
+#include "own_link.h"
+#include "port_map.h"
 #include "gtkw.h"
 #include "log.h"
 #include "parallel.h"
@@ -222,6 +224,7 @@ std::string dut_arguments(const RegressCommand& command) {
     if (!command.rtl_dir.empty()) out += " --rtl " + command.rtl_dir;
     if (!command.counter_file.empty()) out += " --counter " + command.counter_file;
     if (!command.return_file.empty()) out += " --return " + command.return_file;
+    if (!command.link_map.empty()) out += " --link " + command.link_map;
     return out;
 }
 
@@ -317,6 +320,36 @@ int run_regression(const RegressCommand& command, const std::string& program,
         const std::string problem = use_rtl_directory(sources, command.rtl_dir);
         if (!problem.empty()) {
             std::cerr << "creditloop: " << problem << "\n";
+            return 2;
+        }
+    }
+    if (!command.link_map.empty()) {
+        // A link of your own: the runs its receiver can take, fitted to its return latency.
+        MappedLink link;
+        const std::string problem = swap_mapped_link(sources, command.link_map, command.werror, link);
+        if (!problem.empty()) {
+            std::cerr << "creditloop: " << problem << "\n";
+            return 2;
+        }
+        for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
+        std::vector<RegressionCase> kept;
+        size_t skipped = 0;
+        for (auto& c : cases) {
+            const bool resets = c.spec.stimulus.reset_every || c.spec.stimulus.reset_tx_at || c.spec.stimulus.reset_rx_at;
+            if (c.channels || c.systemc || mapped_link_refuses(c.spec) || (link.synchronous_reset && resets)) {
+                ++skipped;
+                continue;
+            }
+            fit_to_mapped_link(c.spec, link.return_latency);
+            c.seed_throughput.reset();   // the seeds' numbers are for their round trip, not this one
+            kept.push_back(std::move(c));
+        }
+        cases = std::move(kept);
+        std::cout << "creditloop regress: your link is " << link.sender << " and " << link.receiver << " from "
+                  << command.link_map << " (return latency " << link.return_latency << "); " << skipped
+                  << " tests that need batches, flushes, policies, faults or the checkout's own RTL are skipped\n";
+        if (cases.empty()) {
+            std::cerr << "creditloop regress: no selected test fits your link\n";
             return 2;
         }
     }

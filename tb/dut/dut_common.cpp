@@ -49,7 +49,9 @@ std::vector<std::string> sv_files_in(const fs::path& rtl) {
 std::vector<std::string> rtl_files(const DutSources& sources) {
     std::vector<std::string> files =
         sources.rtl_files.empty() ? sv_files_in(fs::path(sources.source_root) / "rtl") : sources.rtl_files;
-    // The testbench top and the probe it binds into the design (rtl/observe/), whichever design.
+    // The testbench top and the probe it binds into the design (rtl/observe/), whichever design
+    // (a link of your own, mapped, comes with a generated top of its own).
+    if (sources.own_top) return files;
     std::error_code ec;
     std::vector<std::string> observe;
     for (const auto& entry : fs::directory_iterator(fs::path(sources.source_root) / "rtl" / "observe", ec))

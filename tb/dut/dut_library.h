@@ -31,6 +31,7 @@ struct DutSources {
     bool systemc = false;                  // the SystemC harness executable instead of the plugin
     bool solo = false;                     // a bank of this configuration alone, at -O2 (speed runs)
     bool werror = false;                   // warnings in the user's own RTL stop the run (--werror)
+    bool own_top = false;                  // rtl_files bring their own credit_link_observed (a mapped link)
 
     // From the CREDITLOOP_ROOT / CREDITLOOP_BUILD environment, else where this was compiled.
     static DutSources from_environment();

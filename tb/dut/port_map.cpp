@@ -78,6 +78,120 @@ std::string parameter_expression(const json& value, const std::string& where, st
     return "";
 }
 
+// The RTL a map names, as Verilator takes it: files, include directories, defines, file lists.
+struct UserSources {
+    std::vector<std::string> files;
+    std::vector<std::string> args;   // -Wno-fatal, +incdir+, +define+, -f
+    std::string top;
+};
+
+std::string read_sources(const json& src, const fs::path& base, const std::string& where, UserSources& out) {
+    if (!src.contains("files") || src["files"].empty()) return where + ": no \"sources\": {\"files\": [...]} naming your RTL";
+    for (const auto& [key, value] : src.items())
+        if (key != "files" && key != "incdirs" && key != "defines" && key != "file_lists" && key != "top")
+            return where + ": sources: unknown key '" + key + "' (files, incdirs, defines, file_lists, top)";
+    out.args = {"-Wno-fatal"};
+    const json incdirs = src.value("incdirs", json::array()), defines = src.value("defines", json::object()),
+               lists = src.value("file_lists", json::array());
+    for (const auto& dir : incdirs) {
+        const fs::path d = base / dir.get<std::string>();
+        if (!fs::is_directory(d)) return where + ": include directory " + d.string() + " not found";
+        out.args.push_back("+incdir+" + d.string());
+    }
+    for (const auto& [name, value] : defines.items())
+        out.args.push_back("+define+" + name + (value.is_null() ? "" : "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
+    for (const auto& list : lists) {
+        const fs::path f = base / list.get<std::string>();
+        if (!fs::is_regular_file(f)) return where + ": file list " + f.string() + " not found";
+        out.args.insert(out.args.end(), {"-f", f.string()});
+    }
+    for (const auto& file : src["files"]) {
+        const fs::path f = base / file.get<std::string>();
+        if (!fs::is_regular_file(f)) return where + ": RTL file " + f.string() + " not found";
+        out.files.push_back(f.string());
+    }
+    out.top = src.value("top", "");
+    return "";
+}
+
+// Preprocess the sources once (`text`: includes and defines resolved, `line directives kept so
+// messages name the user's files), then read module `top` (empty: the one module nobody
+// instantiates) with its parameters set: its ports and parameters. Verilator's warnings go to
+// `warnings`; "" or one error line.
+std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
+                        const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
+                        std::string& text, UserModule& user, std::vector<std::string>& warnings) {
+    const fs::path work = fs::path(sources.build_root) / "blocks" / ("map." + std::to_string(::getpid()));
+    fs::remove_all(work);
+    fs::create_directories(work);
+    const fs::path flat = work / "user.sv";
+    std::vector<std::string> pre = {"verilator", "-E"};
+    pre.insert(pre.end(), user_sources.args.begin(), user_sources.args.end());
+    pre.insert(pre.end(), user_sources.files.begin(), user_sources.files.end());
+    if (run_capture(pre, text) != 0) {
+        // Again with its messages kept: Verilator's first error, as it says it.
+        std::vector<std::string> w;
+        std::string e;
+        const fs::path log = work / "pre.log";
+        run_to_log(pre, log.string());
+        scan_log(log.string(), w, e);
+        return "Verilator cannot read your RTL: " + (e.empty() ? std::string("see ") + log.string() : e);
+    }
+    std::ofstream(flat) << text;
+    const fs::path xml = work / "shape.xml", log = work / "shape.log";
+    std::vector<std::string> argv = {"verilator", "--xml-only", "-Wno-fatal", "--xml-output", xml.string()};
+    if (!top.empty()) argv.insert(argv.end(), {"--top-module", top});
+    for (const auto& [name, value] : parameters) argv.push_back("-G" + name + "=" + value);
+    argv.push_back(flat.string());
+    std::ofstream(log, std::ios::trunc).close();
+    const int status = run_to_log(argv, log.string());
+    std::string first_error;
+    std::vector<std::string> found;
+    scan_log(log.string(), found, first_error);
+    for (const auto& w : found)
+        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    if (status != 0) {
+        if (first_error.find("Parameters from the command line were not found") != std::string::npos)
+            return where + ": unknown parameter: " + first_error.substr(first_error.rfind(':') + 2) +
+                   " (the module has no parameter of that name; fix \"parameters\")";
+        if (first_error.find("Multiple top level modules") != std::string::npos)
+            return where + ": your files have several top modules: name yours with \"sources\": {\"top\": \"NAME\"}";
+        return "Verilator cannot read your RTL: " + first_error;
+    }
+    if (werror && !warnings.empty()) return "your RTL has warnings and --werror is set: " + warnings.front();
+    pugi::xml_document doc;
+    if (!doc.load_file(xml.c_str())) return "Verilator wrote no readable XML for your RTL (" + xml.string() + ")";
+    std::map<std::string, int> widths;
+    for (const auto& node : doc.select_nodes("//typetable/basicdtype")) {
+        const auto dtype = node.node();
+        const auto left = dtype.attribute("left"), right = dtype.attribute("right");
+        widths[dtype.attribute("id").value()] = left ? std::abs(left.as_int() - right.as_int()) + 1 : 1;
+    }
+    // The top: the one Verilator marks, else the one module nobody instantiates.
+    pugi::xml_node top_node = doc.select_node("//netlist/module[@topModule='1']").node();
+    if (!top_node) {
+        std::set<std::string> instantiated;
+        for (const auto& i : doc.select_nodes("//instance")) instantiated.insert(i.node().attribute("defName").value());
+        std::vector<pugi::xml_node> tops;
+        for (const auto& m : doc.select_nodes("//netlist/module"))
+            if (!instantiated.count(m.node().attribute("name").value())) tops.push_back(m.node());
+        if (tops.size() != 1)
+            return where + ": your files have " + std::to_string(tops.size()) +
+                   " modules nobody instantiates: name yours with \"sources\": {\"top\": \"NAME\"}";
+        top_node = tops.front();
+    }
+    user.name = top_node.attribute("name").value();
+    for (const auto var : top_node.children("var")) {
+        const std::string name = var.attribute("name").value();
+        if (var.attribute("param").as_bool()) user.parameters.insert(name);
+        const std::string dir = var.attribute("dir").value();
+        const auto width = widths.find(var.attribute("dtype_id").value());
+        if (!dir.empty()) user.ports[name] = UserPort{dir, width != widths.end() ? width->second : 1};
+    }
+    fs::remove_all(work);
+    return "";
+}
+
 }  // namespace
 
 std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
@@ -103,29 +217,9 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
             return where + ": no \"sources\": {\"files\": [...]} naming your RTL";
 
         // ---- sources, as Verilator takes them
-        const json& src = map["sources"];
-        std::vector<std::string> args = {"-Wno-fatal"};
-        const json incdirs = src.value("incdirs", json::array()), defines = src.value("defines", json::object()),
-                   lists = src.value("file_lists", json::array());
-        for (const auto& dir : incdirs) {
-            const fs::path d = base / dir.get<std::string>();
-            if (!fs::is_directory(d)) return where + ": include directory " + d.string() + " not found";
-            args.push_back("+incdir+" + d.string());
-        }
-        for (const auto& [name, value] : defines.items())
-            args.push_back("+define+" + name + (value.is_null() ? "" : "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
-        for (const auto& list : lists) {
-            const fs::path f = base / list.get<std::string>();
-            if (!fs::is_regular_file(f)) return where + ": file list " + f.string() + " not found";
-            args.insert(args.end(), {"-f", f.string()});
-        }
-        std::vector<std::string> files;
-        for (const auto& file : src["files"]) {
-            const fs::path f = base / file.get<std::string>();
-            if (!fs::is_regular_file(f)) return where + ": RTL file " + f.string() + " not found";
-            files.push_back(f.string());
-        }
-        const std::string top = src.value("top", "");
+        UserSources user_sources;
+        if (auto e = read_sources(map["sources"], base, where, user_sources); !e.empty()) return e;
+        const std::string top = user_sources.top;
 
         // ---- parameters
         std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression
@@ -137,75 +231,14 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         }
 
         // ---- read the module: preprocess once, then its ports at this B
-        const fs::path work = fs::path(sources.build_root) / "blocks" / ("map." + std::to_string(::getpid()));
-        fs::remove_all(work);
-        fs::create_directories(work);
-        const fs::path flat = work / "user.sv";
-        std::vector<std::string> pre = {"verilator", "-E"};
-        pre.insert(pre.end(), args.begin(), args.end());
-        pre.insert(pre.end(), files.begin(), files.end());
         std::string text;
-        if (run_capture(pre, text) != 0) {
-            // Again with its messages kept: Verilator's first error, as it says it.
-            std::vector<std::string> w;
-            std::string e;
-            const fs::path log = work / "pre.log";
-            run_to_log(pre, log.string());
-            scan_log(log.string(), w, e);
-            return "Verilator cannot read your RTL: " + (e.empty() ? std::string("see ") + log.string() : e);
-        }
-        std::ofstream(flat) << text;
-        const fs::path xml = work / "shape.xml", log = work / "shape.log";
-        std::vector<std::string> argv = {"verilator", "--xml-only", "-Wno-fatal", "--xml-output", xml.string()};
-        if (!top.empty()) argv.insert(argv.end(), {"--top-module", top});
-        for (const auto& [name, expr] : parameters)
-            argv.push_back("-G" + name + "=" + (expr == "MAXC" ? std::to_string(buffer_slots) : expr));
-        argv.push_back(flat.string());
-        std::ofstream(log, std::ios::trunc).close();
-        const int status = run_to_log(argv, log.string());
-        std::string first_error;
-        scan_log(log.string(), swapped.warnings, first_error);
-        if (status != 0) {
-            if (first_error.find("Parameters from the command line were not found") != std::string::npos)
-                return where + ": unknown parameter: " + first_error.substr(first_error.rfind(':') + 2) +
-                       " (the module has no parameter of that name; fix \"parameters\")";
-            if (first_error.find("Multiple top level modules") != std::string::npos)
-                return where + ": your files have several top modules: name yours with \"sources\": {\"top\": \"NAME\"}";
-            return "Verilator cannot read your RTL: " + first_error;
-        }
-        if (werror && !swapped.warnings.empty())
-            return "your RTL has warnings and --werror is set: " + swapped.warnings.front();
-        pugi::xml_document doc;
-        if (!doc.load_file(xml.c_str())) return "Verilator wrote no readable XML for your RTL (" + xml.string() + ")";
-        std::map<std::string, int> widths;
-        for (const auto& node : doc.select_nodes("//typetable/basicdtype")) {
-            const auto dtype = node.node();
-            const auto left = dtype.attribute("left"), right = dtype.attribute("right");
-            widths[dtype.attribute("id").value()] = left ? std::abs(left.as_int() - right.as_int()) + 1 : 1;
-        }
-        // The top: the one Verilator marks, else the one module nobody instantiates.
-        pugi::xml_node top_node = doc.select_node("//netlist/module[@topModule='1']").node();
-        if (!top_node) {
-            std::set<std::string> instantiated;
-            for (const auto& i : doc.select_nodes("//instance")) instantiated.insert(i.node().attribute("defName").value());
-            std::vector<pugi::xml_node> tops;
-            for (const auto& m : doc.select_nodes("//netlist/module"))
-                if (!instantiated.count(m.node().attribute("name").value())) tops.push_back(m.node());
-            if (tops.size() != 1)
-                return where + ": your files have " + std::to_string(tops.size()) +
-                       " modules nobody instantiates: name yours with \"sources\": {\"top\": \"NAME\"}";
-            top_node = tops.front();
-        }
         UserModule user;
-        user.name = top_node.attribute("name").value();
-        for (const auto var : top_node.children("var")) {
-            const std::string name = var.attribute("name").value();
-            if (var.attribute("param").as_bool()) user.parameters.insert(name);
-            const std::string dir = var.attribute("dir").value();
-            const auto width = widths.find(var.attribute("dtype_id").value());
-            if (!dir.empty()) user.ports[name] = UserPort{dir, width != widths.end() ? width->second : 1};
+        {
+            std::map<std::string, std::string> values;
+            for (const auto& [name, expr] : parameters) values[name] = expr == "MAXC" ? std::to_string(buffer_slots) : expr;
+            if (auto e = read_module(sources, user_sources, top, values, werror, where, text, user, swapped.warnings); !e.empty())
+                return e;
         }
-        fs::remove_all(work);
 
         // ---- the roles
         static const std::vector<std::string> kRoles = {"clock", "reset", "send", "credit_return", "can_send",
@@ -367,6 +400,252 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
             return a_top != b_top ? a_top : a < b;
         });
         swapped.module = user.name;
+    } catch (const json::exception& e) {
+        return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
+    }
+    return "";
+}
+
+}  // namespace creditloop
+
+namespace creditloop {
+
+namespace {
+
+// One side of a mapped link: its module, parameters (name -> expression of B, W or a number)
+// and the ports of its roles.
+struct Side {
+    std::string module;
+    std::vector<std::pair<std::string, std::string>> parameters;
+    std::map<std::string, std::string> ports;   // role -> port
+    std::map<std::string, std::string> reset;   // "active", "kind"
+    std::map<std::string, long> ties;
+};
+
+std::string read_side(const json& j, const char* side, const std::vector<std::string>& required,
+                      const std::vector<std::string>& optional, const std::string& where, Side& out) {
+    const std::string who = where + ": " + side;
+    if (!j.contains(side) || !j[side].is_object()) return who + " is not described (module, parameters, ports)";
+    const json& s = j[side];
+    out.module = s.value("module", "");
+    if (out.module.empty()) return who + ": name its \"module\"";
+    const json params = s.value("parameters", json::object());
+    for (const auto& [name, value] : params.items()) {
+        if (value.is_number_integer()) out.parameters.push_back({name, std::to_string(value.get<long>())});
+        else if (value.is_string() && (value == "B" || value == "W" || value == "L"))
+            out.parameters.push_back({name, value.get<std::string>()});
+        else return who + " parameter " + name + ": give B, W, L or a number";
+    }
+    const json ports = s.value("ports", json::object());
+    for (const auto& [role, value] : ports.items()) {
+        if (std::find(required.begin(), required.end(), role) == required.end() &&
+            std::find(optional.begin(), optional.end(), role) == optional.end()) {
+            std::string known;
+            for (const auto& r : required) known += (known.empty() ? "" : ", ") + r;
+            for (const auto& r : optional) known += ", " + r;
+            return who + ": unknown role '" + role + "' (roles: " + known + ")";
+        }
+        if (value.is_string()) {
+            out.ports[role] = value.get<std::string>();
+        } else if (role == "reset" && value.is_object()) {
+            out.ports[role] = value.value("port", "");
+            out.reset["active"] = value.value("active", "low");
+            out.reset["kind"] = value.value("kind", "async");
+        } else {
+            return who + ": role " + role + ": give a port name";
+        }
+    }
+    for (const auto& role : required)
+        if (!out.ports.count(role)) return who + ": role " + role + " is not mapped";
+    const json ties = s.value("ties", json::object());
+    for (const auto& [name, value] : ties.items()) out.ties[name] = value.get<long>();
+    return "";
+}
+
+// The side's module read at B = `b`, W = 32, L = 4, and its roles checked against its ports.
+std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
+                       const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
+                       std::string& text, std::vector<std::string>& warnings) {
+    std::map<std::string, std::string> values;
+    for (const auto& [param, expr] : side.parameters)
+        values[param] = expr == "B" ? std::to_string(b) : expr == "W" ? "32" : expr == "L" ? "4" : expr;
+    UserModule user;
+    if (auto e = read_module(sources, user_sources, side.module, values, werror, where, text, user, warnings); !e.empty())
+        return e;
+    std::map<std::string, std::string> used;
+    for (const auto& [role, port] : side.ports) {
+        const auto it = user.ports.find(port);
+        if (it == user.ports.end())
+            return where + ": " + name + " role " + role + " names port '" + port + "', which module " + side.module + " does not have";
+        const bool out = std::find(outputs.begin(), outputs.end(), role) != outputs.end();
+        if (it->second.direction != (out ? "output" : "input"))
+            return where + ": " + name + " role " + role + " needs an " + (out ? "output" : "input") + ", but " + port + " is an " +
+                   it->second.direction;
+        const auto [at, fresh] = used.insert({port, role});
+        if (!fresh) return where + ": " + name + " port " + port + " is mapped to both " + at->second + " and " + role;
+    }
+    for (const auto& [role, port] : side.ports) {
+        if (role != "credit_count" && role != "credits") continue;
+        const int need = clog2_plus1(b);
+        if (user.ports[port].width < need)
+            return where + ": " + name + " port " + port + " (" + role + ") is " + std::to_string(user.ports[port].width) +
+                   " bits, too narrow for B = " + std::to_string(b) + " (needs " + std::to_string(need) + ")";
+    }
+    for (const auto& [port, p] : user.ports)
+        if (p.direction == "input" && !used.count(port) && !side.ties.count(port))
+            return where + ": " + name + " input " + port + " of " + side.module + " has no role: map it or tie it (\"ties\": {\"" +
+                   port + "\": 0})";
+    return "";
+}
+
+std::string instance(const Side& side, const std::string& inst, const std::vector<std::pair<std::string, std::string>>& wires) {
+    std::ostringstream w;
+    w << "  " << side.module;
+    if (!side.parameters.empty()) {
+        w << " #(";
+        for (size_t i = 0; i < side.parameters.size(); ++i)
+            w << (i ? ", " : "") << "." << side.parameters[i].first << "(" << side.parameters[i].second << ")";
+        w << ")";
+    }
+    w << " " << inst << " (\n";
+    std::vector<std::string> c;
+    for (const auto& [role, wire] : wires)
+        if (side.ports.count(role)) c.push_back("    ." + side.ports.at(role) + "(" + wire + ")");
+    for (const auto& [port, value] : side.ties) c.push_back("    ." + port + "(" + std::to_string(value) + ")");
+    for (size_t i = 0; i < c.size(); ++i) w << c[i] << (i + 1 < c.size() ? ",\n" : "\n");
+    w << "  );\n";
+    return w.str();
+}
+
+}  // namespace
+
+std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link) {
+    const std::string where = "--link " + map_path;
+    std::ifstream in(map_path);
+    if (!in) return where + ": cannot read the map file (does it exist?)";
+    json map;
+    try {
+        map = json::parse(in);
+    } catch (const json::exception& e) {
+        return where + " is not JSON (" + std::string(e.what()) + ")";
+    }
+    const fs::path base = fs::absolute(map_path).parent_path();
+    try {
+        for (const auto& [key, value] : map.items())
+            if (key != "block" && key != "sources" && key != "sender" && key != "receiver" && key != "return_latency")
+                return where + ": unknown key '" + key + "' (block, sources, sender, receiver, return_latency)";
+        if (map.value("block", "link") != "link") return where + ": block must be \"link\"";
+        UserSources user_sources;
+        if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
+        if (auto e = read_sources(map["sources"], base, where, user_sources); !e.empty()) return e;
+        Side tx, rx;
+        if (auto e = read_side(map, "sender", {"clock", "reset", "in_valid", "in_ready", "in_data", "out_valid", "out_data",
+                                               "credit_count"},
+                               {"credit_valid", "credits"}, where, tx);
+            !e.empty())
+            return e;
+        if (auto e = read_side(map, "receiver", {"clock", "reset", "in_valid", "in_data", "out_valid", "out_ready", "out_data",
+                                                 "credit_count"},
+                               {"credit_valid"}, where, rx);
+            !e.empty())
+            return e;
+        link.return_latency = map.value("return_latency", 0);
+        if (link.return_latency < 0 || link.return_latency > 64) return where + ": return_latency must be 0..64 cycles";
+        std::string text;
+        if (auto e = check_side(sources, user_sources, tx, "sender", {"in_ready", "out_valid", "out_data", "credits"}, 12, werror,
+                                where, text, link.warnings);
+            !e.empty())
+            return e;
+        if (auto e = check_side(sources, user_sources, rx, "receiver", {"out_valid", "out_data", "credit_valid", "credit_count"},
+                                12, werror, where, text, link.warnings);
+            !e.empty())
+            return e;
+        link.exposes_credits = tx.ports.count("credits") > 0;
+        const auto reset_of = [](const Side& s, const char* end) {
+            return s.reset.count("active") && s.reset.at("active") == "high" ? std::string("!") + end : std::string(end);
+        };
+        link.synchronous_reset = (tx.reset.count("kind") && tx.reset.at("kind") == "sync") ||
+                                 (rx.reset.count("kind") && rx.reset.at("kind") == "sync");
+
+        // ---- the testbench top around them: creditloop's pipelines close the loop, and every
+        // observed count is kept here from the interfaces' events (the user's RTL grows no port).
+        std::ostringstream t;
+        t << "// Generated by creditloop from " << fs::absolute(map_path).string() << ": your sender (" << tx.module
+          << ") and receiver\n// (" << rx.module
+          << ") closed into a loop by creditloop's pipelines, L stages each way. Every count the\n"
+             "// scoreboards read is kept here from the events on their functional ports.\n"
+             "/* verilator lint_off WIDTH */\n/* verilator lint_off UNUSEDSIGNAL */\n/* verilator lint_off UNUSEDPARAM */\n"
+             "module credit_link_observed #(\n"
+             "  parameter int L = 4, parameter int B = 12, parameter int K = 1, parameter int W = 32, parameter int SYNC = 0,\n"
+             "  parameter int FREE_DELAY = 0, parameter int FULL_RATE = 0, parameter int POLICY = 0, parameter int LOW = 0,\n"
+             "  parameter int IDLE = 1, parameter int TIMEOUT = 0, parameter int RECOVERY = 0, parameter int TOTAL_BITS = 8,\n"
+             "  parameter int RESEND = 16\n) (\n"
+             "  input  logic clk, rst_tx_n, rst_rx_n, want_send,\n  input  logic [W-1:0] tx_payload,\n"
+             "  input  logic drain, flush, return_busy, fault_drop,\n  input  logic [15:0] fault_add,\n"
+             "  output logic can_send, send,\n  output logic [W-1:0] send_payload,\n  output logic pop,\n"
+             "  output logic [W-1:0] pop_payload,\n"
+             "  output logic [$clog2(B+1)-1:0] credits, credits_arriving,\n  output logic [$clog2(L+1)-1:0] fwd_flits,\n"
+             "  output logic arrive,\n  output logic [$clog2(B+1)-1:0] occupancy,\n  output logic overflow,\n"
+             "  output logic [$clog2(B+1)-1:0] slots_freeing, pending_returns,\n  output logic policy_flush,\n"
+             "  output logic [$clog2(B+1)-1:0] return_waiting, credits_returned,\n  output logic return_message, update_refused,\n"
+             "  output logic [$clog2(B+1)-1:0] return_flight,\n"
+             "  output logic [(($clog2(B+1) > $clog2(L+1)) ? $clog2(B+1) : $clog2(L+1)) + 2:0] credit_total\n);\n"
+             "  localparam int CW = $clog2(B + 1);\n"
+             "  logic tx_ready, tx_out_valid, rx_in_valid, rx_out_valid, rx_credit_valid;\n"
+             "  logic [W-1:0] tx_out_data, rx_in_data, rx_out_data;\n"
+             "  logic [31:0] tx_credits, rx_credit_count;\n"
+             "  logic [CW-1:0] returned, arriving;\n\n";
+        t << instance(tx, "u_sender",
+                      {{"clock", "clk"}, {"reset", reset_of(tx, "rst_tx_n")}, {"in_valid", "want_send"}, {"in_ready", "tx_ready"},
+                       {"in_data", "tx_payload"}, {"out_valid", "tx_out_valid"}, {"out_data", "tx_out_data"},
+                       {"credit_valid", "arriving != '0"}, {"credit_count", "arriving"}, {"credits", "tx_credits"}});
+        t << "\n  // link.fwd: L stages of {valid, data}\n  logic [W:0] fwd_out;\n  logic [L*(W+1)-1:0] fwd_stages;\n"
+             "  pipeline #(.STAGES(L), .WIDTH(W + 1)) u_fwd (.clk, .rst_n(rst_tx_n), .in({tx_out_valid, tx_out_data}), "
+             ".out(fwd_out), .stages(fwd_stages));\n"
+             "  assign rx_in_valid = fwd_out[W];\n  assign rx_in_data = fwd_out[W-1:0];\n\n";
+        t << instance(rx, "u_receiver",
+                      {{"clock", "clk"}, {"reset", reset_of(rx, "rst_rx_n")}, {"in_valid", "rx_in_valid"}, {"in_data", "rx_in_data"},
+                       {"out_valid", "rx_out_valid"}, {"out_ready", "drain"}, {"out_data", "rx_out_data"},
+                       {"credit_valid", "rx_credit_valid"}, {"credit_count", "rx_credit_count"}});
+        t << (rx.ports.count("credit_valid") ? "" : "  assign rx_credit_valid = 1'b1;\n")
+          << "  assign returned = rx_credit_valid ? CW'(rx_credit_count) : '0;\n\n"
+             "  // link.ret: L stages of a credit count\n  logic [L*CW-1:0] ret_stages;\n"
+             "  pipeline #(.STAGES(L), .WIDTH(CW)) u_ret (.clk, .rst_n(rst_rx_n), .in(returned), .out(arriving), "
+             ".stages(ret_stages));\n\n"
+             "  // The observation, from the interfaces' events.\n"
+             "  logic [CW-1:0] shadow_q, occupancy_q, held_q;\n"
+             "  assign can_send = tx_ready;\n  assign send = want_send && tx_ready;\n"
+             "  assign send_payload = send ? tx_payload : '0;\n"
+             "  assign arrive = rx_in_valid;\n  assign pop = rx_out_valid && drain;\n"
+             "  assign pop_payload = pop ? rx_out_data : '0;\n"
+             "  assign credits_arriving = arriving;\n  assign credits_returned = returned;\n"
+             "  assign return_message = returned != '0;\n  assign update_refused = 1'b0;\n"
+             "  assign occupancy = occupancy_q;\n  assign overflow = arrive && !pop && occupancy_q >= CW'(B);\n"
+             "  assign pending_returns = held_q;   // taken by the consumer, not yet returned\n"
+             "  assign slots_freeing = '0;\n  assign return_waiting = '0;\n  assign policy_flush = flush;\n"
+             "  // The sender's own count when it shows one, else the count its sends and returns imply.\n"
+          << (link.exposes_credits ? "  assign credits = CW'(tx_credits);\n" : "  assign credits = shadow_q;\n")
+          << "  always_comb begin\n    fwd_flits = '0;\n    for (int i = 0; i < L; i++) fwd_flits = fwd_flits + fwd_stages[i*(W+1) + W];\n"
+             "    return_flight = '0;\n    for (int i = 0; i < L; i++) return_flight = return_flight + ret_stages[i*CW +: CW];\n  end\n"
+             "  assign credit_total = credits + fwd_flits + occupancy + pending_returns + return_flight;\n"
+             "  always_ff @(posedge clk or negedge rst_tx_n)\n"
+             "    if (!rst_tx_n) shadow_q <= CW'(B);\n    else shadow_q <= shadow_q - CW'(send) + arriving;\n"
+             "  always_ff @(posedge clk or negedge rst_rx_n)\n"
+             "    if (!rst_rx_n) begin\n      occupancy_q <= '0;\n      held_q <= '0;\n    end else begin\n"
+             "      occupancy_q <= occupancy_q + CW'(arrive && !overflow) - CW'(pop);\n"
+             "      held_q <= held_q + CW'(pop) - returned;\n    end\nendmodule\n";
+        const std::string top = t.str();
+        uint64_t hash = 0xcbf29ce484222325ull;
+        for (unsigned char c : top + text) hash = (hash ^ c) * 0x100000001b3ull;
+        const fs::path dir = fs::path(sources.build_root) / "blocks" / fmt::format("link_{:016x}", hash);
+        fs::create_directories(dir);
+        std::ofstream(dir / "credit_link_observed.sv") << top;
+        std::ofstream(dir / "user_link_preprocessed.sv") << text;
+        sources.rtl_files = {(dir / "credit_link_observed.sv").string(), (dir / "user_link_preprocessed.sv").string(),
+                             (fs::path(sources.source_root) / "rtl" / "pipeline.sv").string()};
+        sources.own_top = true;
+        link.sender = tx.module;
+        link.receiver = rx.module;
     } catch (const json::exception& e) {
         return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
     }

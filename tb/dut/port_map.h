@@ -42,4 +42,23 @@ namespace creditloop {
 std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
                                 SwappedBlock& swapped);
 
+// A whole link of your own (issue 13): a sender and a receiver with only their functional ports
+// (docs/own-rtl.md), closed into a loop by creditloop's pipelines in a generated testbench top
+// that keeps every observed count from the interfaces' events. The map (JSON) names each side's
+// module, parameters (B, W, L or numbers) and the ports of its roles:
+//   sender:   clock, reset, in_valid, in_ready, in_data (from the source), out_valid, out_data (onto
+//             the link), credit_count [+ credit_valid] (credits back), credits (its count, optional)
+//   receiver: clock, reset, in_valid, in_data (from the link), out_valid, out_ready, out_data (to the
+//             consumer), credit_count [+ credit_valid] (credits it returns)
+// and "return_latency": the cycles the pair adds to the credit loop (the golden model gets them as
+// SYNC stages, so lockstep can compare what the interfaces show).
+struct MappedLink {
+    std::string sender, receiver;
+    int return_latency = 0;
+    bool exposes_credits = false;
+    bool synchronous_reset = false;
+    std::vector<std::string> warnings;
+};
+std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link);
+
 }  // namespace creditloop

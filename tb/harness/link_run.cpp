@@ -93,6 +93,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
                                     spec.stimulus.drain.period == 1;
     SizingScoreboard sizing(sizing_spec);
     LockstepScoreboard lockstep;
+    lockstep.compare_only(spec.lockstep_signals);
     StarvationScoreboard starvation(spec.config);
     std::optional<FaultInjector> injector;
     if (spec.faults.any()) injector.emplace(spec.faults, spec.config, spec.stimulus.seed);

@@ -29,6 +29,7 @@ struct RunSpec {
     uint64_t cycles = 6000;
     bool declared_full_rate = false;   // the sizing scoreboard holds the link to full rate
     FaultSpec faults;                  // credit messages dropped or corrupted (docs/recovery.md)
+    uint32_t lockstep_signals = ~0u;   // the signals lockstep compares (differing_signals() bits)
 };
 
 // Whether the link may return more than one credit in a cycle: batches, flushes, or credits that

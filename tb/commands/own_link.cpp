@@ -1,0 +1,33 @@
+#include "own_link.h"
+
+#include "closed_forms.h"
+
+namespace creditloop {
+
+uint32_t mapped_link_lockstep_signals() {
+    uint32_t mask = 0;
+    for (Signal s : {Signal::send, Signal::send_payload, Signal::can_send, Signal::pop, Signal::pop_payload, Signal::credits,
+                     Signal::credits_arriving, Signal::arrive, Signal::fwd_flits, Signal::occupancy, Signal::overflow})
+        mask |= 1u << static_cast<int>(s);
+    return mask;
+}
+
+std::optional<std::string> mapped_link_refuses(const RunSpec& spec) {
+    const LinkConfig& c = spec.config;
+    if (c.batch != 1 || spec.stimulus.flush_probability > 0 || spec.stimulus.reverse_load > 0 ||
+        c.policy != ReturnPolicy::batch || c.flush_timeout || c.free_delay || c.recovery ||
+        spec.faults.any())
+        return std::string("your receiver returns credits its own way: drop --K, --flush, --reverse-load, --policy, "
+                           "--timeout, --free-delay, --recovery and the faults (the map's return_latency sets the round trip, as SYNC)");
+    return std::nullopt;
+}
+
+void fit_to_mapped_link(RunSpec& spec, int return_latency) {
+    spec.config.sync_stages = return_latency;
+    spec.lockstep_signals = mapped_link_lockstep_signals();
+    // Full rate is a claim about the round trip: it stands only if B still covers the longer one.
+    spec.declared_full_rate = spec.declared_full_rate &&
+                              spec.config.buffer_slots >= full_rate_buffer(round_trip_cycles(spec.config), spec.config.batch);
+}
+
+}  // namespace creditloop
