@@ -2,7 +2,8 @@
 #   make sim     the regression: every seed configuration on the RTL, plus seeded random traffic
 #                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST)
 #                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
-#                make sim DUT_COUNTER=<file.sv> DUT_RETURN=<file.sv>   your own blocks
+#                make sim DUT_COUNTER=<file.sv|map.json> DUT_RETURN=<file.sv>   your own blocks
+#                make sim DUT_LINK=<map.json>   a sender and receiver of your own
 #   make test    every test through CTest: the regression, mutants, SystemC, Catch2 (ctest -L <tag>)
 #   make test-fast  the tests that need no verilation (model, scoreboards, CLI, bad input), < 30 s
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
@@ -22,6 +23,7 @@ WAVES ?=
 RTL   ?=
 DUT_COUNTER ?=
 DUT_RETURN  ?=
+DUT_LINK    ?=
 
 ifeq ($(WAVES),fst)
   waves_flags := --waves --fst
@@ -54,7 +56,8 @@ build-cli: configure
 sim: build-cli
 	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
 	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
-	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') $(waves_flags)
+	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') \
+	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(waves_flags)
 
 sweep: build-cli
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)
