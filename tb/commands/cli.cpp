@@ -185,6 +185,10 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
         error.message = "--waves needs the RTL: drop --model";
         return std::nullopt;
     }
+    if (cmd.model_only && (!cmd.link_map.empty() || !cmd.counter_file.empty() || !cmd.return_file.empty() || !cmd.rtl_dir.empty())) {
+        error.message = "--model checks the golden model alone: drop --link, --counter, --return and --rtl (or --model)";
+        return std::nullopt;
+    }
     return cmd;
 }
 
@@ -216,9 +220,9 @@ std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args
 
 std::optional<std::string> systemc_refuses(const RunCommand& cmd) {
     if (cmd.model_only || !cmd.waves.empty() || !cmd.rtl_dir.empty() || !cmd.counter_file.empty() ||
-        !cmd.return_file.empty() || !cmd.mutant.empty())
+        !cmd.return_file.empty() || !cmd.mutant.empty() || !cmd.link_map.empty())
         return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --rtl, "
-                           "--counter, --return and --mutant (the C++ harness takes them)");
+                           "--counter, --return, --link and --mutant (the C++ harness takes them)");
     return std::nullopt;
 }
 

@@ -126,7 +126,8 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
                 return bad_input(file + " resets synchronously, so it cannot take the mid-run reset pulses: drop --reset-every, "
                                         "--reset-sender-at and --reset-receiver-at");
             if (swapped.single_credit_return && returns_several_at_once(cmd.spec))
-                return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush and no --reverse-load");
+                return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush, no "
+                                        "--reverse-load, no --recovery and no faults");
         }
         if (!cmd.link_map.empty()) {
             if (!cmd.rtl_dir.empty() || !cmd.counter_file.empty() || !cmd.return_file.empty() || !cmd.mutant.empty())
@@ -135,6 +136,10 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
             MappedLink link;
             const std::string problem = swap_mapped_link(sources, cmd.link_map, cmd.werror, link);
             if (!problem.empty()) return bad_input(problem);
+            const auto& s = cmd.spec.stimulus;
+            if (link.synchronous_reset && (s.reset_every || s.reset_tx_at || s.reset_rx_at))
+                return bad_input(cmd.link_map + ": your link resets synchronously, so it cannot take the mid-run reset pulses: "
+                                                "drop --reset-every, --reset-sender-at and --reset-receiver-at");
             for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             fit_to_mapped_link(cmd.spec, link.return_latency);
         }

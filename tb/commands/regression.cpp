@@ -323,6 +323,10 @@ int run_regression(const RegressCommand& command, const std::string& program,
             return 2;
         }
     }
+    if (!command.link_map.empty() && (!command.rtl_dir.empty() || !command.counter_file.empty() || !command.return_file.empty())) {
+        std::cerr << "creditloop: --link is a whole link of your own: drop --rtl, --counter and --return\n";
+        return 2;
+    }
     if (!command.link_map.empty()) {
         // A link of your own: the runs its receiver can take, fitted to its return latency.
         MappedLink link;
@@ -396,7 +400,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
         }
         cases = std::move(kept);
         std::cout << "creditloop regress: the counter's credit_return is one bit (one credit per cycle), so "
-                  << skipped.size() << " tests that return more at once (K > 1, flush or a shared return path) are skipped:";
+                  << skipped.size() << " tests that return more at once (K > 1, flush, a shared return path, recovery or faults) are skipped:";
         for (const auto& name : skipped) std::cout << " " << name;
         std::cout << "\n";
         if (cases.empty()) {

@@ -295,8 +295,8 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         }
         for (const char* needed : {"clock", "reset", "send", "credit_return"})
             if (!roles.count(needed)) return where + ": role " + std::string(needed) + " is not mapped";
-        if (!roles.count("credits") && !roles.count("can_send"))
-            return where + ": map credits (the count) or can_send (at least one credit), or both";
+        if (!roles.count("credits"))
+            return where + ": role credits is not mapped: the checks need the counter's count (a port wide enough for B)";
 
         // ---- widths
         const int return_width = user.ports[roles["credit_return"].port].width;

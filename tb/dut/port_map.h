@@ -7,7 +7,7 @@
 //     "block": "credit_counter",
 //     "sources": {"files": ["my_counter.sv"], "incdirs": ["include"], "defines": {"X": "1"},
 //                 "file_lists": ["my.f"], "top": "my_counter"},          (paths relative to the map)
-//     "parameters": {"NumCredits": "B"},       (the module's parameter: B, K, W or a number)
+//     "parameters": {"NumCredits": "B"},       (the module's parameter: B or a number)
 //     "ports": {
 //       "clock": "clk_i",
 //       "reset": {"port": "rst_ni", "active": "low", "kind": "async"},   (or "high", "sync")
@@ -16,7 +16,7 @@
 //       "credit_return": "credit_give_i",       (one bit: a credit a cycle; or a count, with an optional
 //                                                "valid")
 //       "can_send": "credit_left_o",            (optional: else credits != 0)
-//       "credits": "credit_o",                  (optional with can_send: the count, wide enough for B)
+//       "credits": "credit_o",                  (the count, wide enough for B)
 //       "init": {"port": "credit_init_i", "tie": 0},       (a soft re-initialise; or {"port", "value": "B"})
 //       "withhold": {"port": "withhold", "tie": 0}
 //     },
