@@ -30,6 +30,10 @@ using nlohmann::json;
 
 namespace {
 
+// Every configuration the RTL tests below run, built at once as one bank (the first test to get
+// the build lock builds it, the others find it ready).
+void prebuild_own_rtl();
+
 fs::path example(const std::string& relative) { return fs::path(creditloop::testing::source_dir()) / "examples/own_rtl" / relative; }
 
 // The example's map with some of it changed, written to a scratch file (paths made absolute).
@@ -39,8 +43,11 @@ std::string scratch_map(const std::string& map, const std::function<void(json&)>
     for (auto& f : j["sources"]["files"]) f = (dir / f.get<std::string>()).string();
     for (auto& d : j["sources"]["incdirs"]) d = (dir / d.get<std::string>()).string();
     change(j);
-    const fs::path out = fs::temp_directory_path() / ("creditloop_map_" + std::to_string(::getpid()) + ".json");
-    std::ofstream(out) << j.dump(2);
+    // Named by content: the same map is the same file in every test process, so the wrapper (which
+    // names its map) and so the verilated bank are shared.
+    const std::string text = j.dump(2);
+    const fs::path out = fs::temp_directory_path() / ("creditloop_map_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
+    std::ofstream(out) << text;
     return out.string();
 }
 
@@ -51,6 +58,7 @@ std::string swap_error(const std::string& map_path, int b = 12) {
 }
 
 RunResult run_with(const std::string& map_path, RunSpec spec, SwappedBlock& swapped) {
+    prebuild_own_rtl();
     DutSources sources = DutSources::from_environment();
     const std::string problem = swap_block(sources, "credit_counter.sv", map_path, spec.config.buffer_slots, swapped);
     REQUIRE(problem.empty());
@@ -143,6 +151,7 @@ TEST_CASE("a bad map gets one line naming the problem", "[own-rtl][bad-input]") 
 }
 
 TEST_CASE("make sim with a counter map: the regression runs the tests the counter can take", "[rtl][own-rtl][regression]") {
+    prebuild_own_rtl();
     RegressCommand cmd;
     cmd.filter = "seed000/";
     cmd.counter_file = example("vr_counter/vr_counter.map.json").string();
@@ -169,12 +178,14 @@ std::string link_map_with(const std::string& original, const std::string& mutant
         const std::string name = f.get<std::string>();
         f = example("link/" + (name == original ? "mutants/" + mutant : name)).string();
     }
-    const fs::path out = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(::getpid()) + ".json");
-    std::ofstream(out) << j.dump(2);
+    const std::string text = j.dump(2);
+    const fs::path out = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
+    std::ofstream(out) << text;
     return out.string();
 }
 
 RunResult run_link_map(const std::string& map, RunSpec spec) {
+    prebuild_own_rtl();
     DutSources sources = DutSources::from_environment();
     MappedLink link;
     const std::string problem = swap_mapped_link(sources, map, false, link);
@@ -187,6 +198,45 @@ RunResult run_link_map(const std::string& map, RunSpec spec) {
     REQUIRE(library);
     auto dut = library->create();
     return run_link(dut.get(), spec);
+}
+
+void prebuild_own_rtl() {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    std::vector<DutBuild> builds;
+    const auto counter = [&](const std::string& map, const LinkConfig& config) {
+        DutSources sources = DutSources::from_environment();
+        SwappedBlock swapped;
+        if (swap_block(sources, "credit_counter.sv", map, config.buffer_slots, swapped).empty())
+            builds.push_back({config, sources});
+    };
+    const auto link = [&](const std::string& map) {
+        DutSources sources = DutSources::from_environment();
+        MappedLink mapped;
+        if (!swap_mapped_link(sources, map, false, mapped).empty()) return;
+        LinkConfig config{4, 6, 1, 32};
+        config.sync_stages = mapped.return_latency;
+        builds.push_back({config, sources});
+    };
+    const std::string occupancy = example("occupancy_counter/occupancy_counter.map.json").string();
+    const std::string vr = example("vr_counter/vr_counter.map.json").string();
+    counter(occupancy, LinkConfig{4, 5, 1, 32});
+    counter(vr, LinkConfig{4, 6, 2, 32});
+    for (int k : {1, 2, 4, 6, 8, 12}) counter(vr, LinkConfig{4, 12, k, 32});   // the regression's seed000/ cases
+    counter(scratch_map("occupancy_counter/occupancy_counter.map.json", [](json& j) {
+                j["sources"]["files"][0] = example("occupancy_counter/mutants/occupancy_credit_counter_leak.sv").string();
+            }),
+            LinkConfig{4, 5, 1, 32});
+    counter(scratch_map("vr_counter/vr_counter.map.json", [](json& j) {
+                j["sources"]["files"][0] = example("vr_counter/mutants/vr_credit_counter_drop.sv").string();
+            }),
+            LinkConfig{4, 6, 2, 32});
+    link(example("link/link.map.json").string());
+    link(link_map_with("cbfc_tx.sv", "cbfc_tx_leak.sv"));
+    link(link_map_with("cbfc_tx.sv", "cbfc_tx_overflow.sv"));
+    link(link_map_with("cbfc_rx.sv", "cbfc_rx_reorder.sv"));
+    build_duts(builds, 2);
 }
 
 }  // namespace
