@@ -200,6 +200,18 @@ RunResult run_link_map(const std::string& map, RunSpec spec) {
     return run_link(dut.get(), spec);
 }
 
+// The example link's map declaring no return latency (the receiver adds one) and no lockstep.
+std::string wrong_latency_map() {
+    json j = json::parse(std::ifstream(example("link/link.map.json")));
+    for (auto& f : j["sources"]["files"]) f = example("link/" + f.get<std::string>()).string();
+    j["return_latency"] = 0;
+    j["lockstep"] = false;
+    const std::string text = j.dump(2);
+    const fs::path map = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
+    std::ofstream(map) << text;
+    return map.string();
+}
+
 void prebuild_own_rtl() {
     static bool done = false;
     if (done) return;
@@ -236,6 +248,7 @@ void prebuild_own_rtl() {
     link(link_map_with("cbfc_tx.sv", "cbfc_tx_leak.sv"));
     link(link_map_with("cbfc_tx.sv", "cbfc_tx_overflow.sv"));
     link(link_map_with("cbfc_rx.sv", "cbfc_rx_reorder.sv"));
+    link(wrong_latency_map());
     build_duts(builds, 2);
 }
 
@@ -246,6 +259,10 @@ TEST_CASE("a sender and receiver of your own, functional ports only, pass throug
     spec.config = LinkConfig{4, 6, 1, 32};
     const RunResult r = run_link_map(example("link/link.map.json").string(), spec);
     CHECK(r.passed);
+    DutSources sources = DutSources::from_environment();
+    MappedLink link;
+    REQUIRE(swap_mapped_link(sources, example("link/link.map.json").string(), false, link).empty());
+    CHECK(link.warnings.empty());   // the example pair is lint-clean: nothing to report
     // The receiver returns each credit a cycle after the pop: RTT = 2L + 2 + 1 = 11, B / RTT = 6 / 11.
     CHECK(r.measured_round_trip == 11u);
     CHECK(r.throughput == Approx(6.0 / 11).margin(0.002));
@@ -279,6 +296,31 @@ TEST_CASE("three bugs in your own link are each caught on their first cycle", "[
     CHECK(reorder.first_violation()->cycle == 6u);
 }
 
+TEST_CASE("a link declared with the wrong return latency is caught by sizing, lockstep or not", "[rtl][own-rtl][link]") {
+    // Declared 0 where the receiver adds 1, lockstep switched off: the credit of the send in cycle
+    // 0 arrives in cycle 10 and is spent in 11, a round trip of 11 where 2L + 2 = 10 was declared.
+    prebuild_own_rtl();
+    const std::string map = wrong_latency_map();
+    DutSources sources = DutSources::from_environment();
+    MappedLink link;
+    REQUIRE(swap_mapped_link(sources, map, false, link).empty());
+    CHECK(link.lockstep_signals == 0u);
+    RunSpec spec;
+    spec.config = LinkConfig{4, 6, 1, 32};
+    spec.cycles = 400;
+    fit_to_mapped_link(spec, link.return_latency, link.lockstep_signals);
+    std::string error;
+    auto library = DutLibrary::load(spec.config, sources, error);
+    REQUIRE(library);
+    auto dut = library->create();
+    const RunResult r = run_link(dut.get(), spec);
+    REQUIRE(r.first_violation());
+    CHECK(r.first_violation()->check == "sizing.round_trip");
+    CHECK(r.first_violation()->cycle == 10u);
+    CHECK(r.first_violation()->got == "11 cycles");
+    for (const auto& v : r.violations) CHECK(v.check != "lockstep");
+}
+
 TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-input]") {
     const auto error_for = [](const std::function<void(json&)>& change) {
         json j = json::parse(std::ifstream(example("link/link.map.json")));
@@ -296,5 +338,7 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
     CHECK(error_for([](json& j) { j["sender"]["parameters"]["CW"] = 2; }).find("too narrow for B = 12") != std::string::npos);
     CHECK(error_for([](json& j) { j["receiver"]["parameters"]["SIZE"] = "B"; }).find("unknown parameter") != std::string::npos);
     CHECK(error_for([](json& j) { j["sender"]["ports"].erase("credit_count"); }).find("role credit_count is not mapped") !=
+          std::string::npos);
+    CHECK(error_for([](json& j) { j["lockstep"] = {"send", "bogus"}; }).find("lockstep: unknown signal 'bogus'") !=
           std::string::npos);
 }

@@ -20,7 +20,8 @@ uint32_t mapped_link_lockstep_signals();
 // flushes, policies, shared return path, late frees, recovery or faults), or nothing.
 std::optional<std::string> mapped_link_refuses(const RunSpec& spec);
 
-// `spec` made to fit: the return latency as SYNC, lockstep on the interfaces only.
-void fit_to_mapped_link(RunSpec& spec, int return_latency);
+// `spec` made to fit: the return latency as SYNC, lockstep on `lockstep_signals` (default: the
+// interfaces' set above).
+void fit_to_mapped_link(RunSpec& spec, int return_latency, std::optional<uint32_t> lockstep_signals = std::nullopt);
 
 }  // namespace creditloop

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
+#include "observation.h"
 #include "process.h"
 
 namespace fs = std::filesystem;
@@ -128,6 +129,7 @@ std::string read_module(const DutSources& sources, const UserSources& user_sourc
     std::vector<std::string> pre = {"verilator", "-E"};
     pre.insert(pre.end(), user_sources.args.begin(), user_sources.args.end());
     pre.insert(pre.end(), user_sources.files.begin(), user_sources.files.end());
+    text.clear();   // run_capture appends
     if (run_capture(pre, text) != 0) {
         // Again with its messages kept: Verilator's first error, as it says it.
         std::vector<std::string> w;
@@ -532,8 +534,37 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
     const fs::path base = fs::absolute(map_path).parent_path();
     try {
         for (const auto& [key, value] : map.items())
-            if (key != "block" && key != "sources" && key != "sender" && key != "receiver" && key != "return_latency")
-                return where + ": unknown key '" + key + "' (block, sources, sender, receiver, return_latency)";
+            if (key != "block" && key != "sources" && key != "sender" && key != "receiver" && key != "return_latency" &&
+                key != "lockstep")
+                return where + ": unknown key '" + key + "' (block, sources, sender, receiver, return_latency, lockstep)";
+        if (map.contains("lockstep")) {
+            const json& l = map["lockstep"];
+            if (l.is_boolean() && !l.get<bool>()) {
+                link.lockstep_signals = 0u;
+            } else if (l.is_array()) {
+                uint32_t mask = 0;
+                for (const auto& name : l) {
+                    const auto signal = lookup_signal(name.get<std::string>());
+                    if (!signal) {
+                        // The short names are the Observation's fields ("send", "pop_payload").
+                        bool found = false;
+                        for (const SignalInfo& info : kObservedSignals)
+                            if (name.get<std::string>() == info.field) {
+                                mask |= 1u << static_cast<int>(info.signal);
+                                found = true;
+                            }
+                        if (!found)
+                            return where + ": lockstep: unknown signal '" + name.get<std::string>() +
+                                   "' (observed_signals.def's names: send, pop, credits, ...)";
+                    } else {
+                        mask |= 1u << static_cast<int>(*signal);
+                    }
+                }
+                link.lockstep_signals = mask;
+            } else {
+                return where + ": lockstep: give a list of signal names, or false";
+            }
+        }
         if (map.value("block", "link") != "link") return where + ": block must be \"link\"";
         UserSources user_sources;
         if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";

@@ -28,6 +28,8 @@
 // their file and line, and do not stop the run unless werror is set.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,9 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
 struct MappedLink {
     std::string sender, receiver;
     int return_latency = 0;
+    // What lockstep compares ("lockstep": ["send", "pop", ...] in the map, observed_signals.def's
+    // names; false: nothing); empty: the interfaces' default set (tb/commands/own_link.h).
+    std::optional<uint32_t> lockstep_signals;
     bool exposes_credits = false;
     bool synchronous_reset = false;
     std::vector<std::string> warnings;
