@@ -212,6 +212,20 @@ std::string wrong_latency_map() {
     return map.string();
 }
 
+// The example link with the count-leak mutant as its receiver, with or without a probe of its count.
+std::string probed_map(bool probe) {
+    json j = json::parse(std::ifstream(example("link/link.map.json")));
+    for (auto& f : j["sources"]["files"]) {
+        const std::string name = f.get<std::string>();
+        f = example("link/" + (name == "cbfc_rx.sv" ? "mutants/cbfc_rx_count_leak.sv" : name)).string();
+    }
+    if (probe) j["receiver"]["probes"] = {{"occupancy", "count_q"}};
+    const std::string text = j.dump(2);
+    const fs::path map = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
+    std::ofstream(map) << text;
+    return map.string();
+}
+
 void prebuild_own_rtl() {
     static bool done = false;
     if (done) return;
@@ -249,6 +263,8 @@ void prebuild_own_rtl() {
     link(link_map_with("cbfc_tx.sv", "cbfc_tx_overflow.sv"));
     link(link_map_with("cbfc_rx.sv", "cbfc_rx_reorder.sv"));
     link(wrong_latency_map());
+    link(probed_map(true));
+    link(probed_map(false));
     build_duts(builds, 2);
 }
 
@@ -321,6 +337,24 @@ TEST_CASE("a link declared with the wrong return latency is caught by sizing, lo
     for (const auto& v : r.violations) CHECK(v.check != "lockstep");
 }
 
+TEST_CASE("a probe of the receiver's own count catches an internal miscount at once", "[rtl][own-rtl][link][probe]") {
+    // The flit sent in cycle 0 arrives in 4 and is popped in 5, when the one sent in 1 arrives: a
+    // push and a pop in one cycle, which the mutant counts as a push. With the probe, cycle 6
+    // shows an occupancy of 2 where one flit is held: a credit made, at once. Through the
+    // interfaces alone it shows only when a stale flit comes out again.
+    RunSpec spec;
+    spec.config = LinkConfig{4, 6, 1, 32};
+    spec.cycles = 400;
+    const RunResult probed = run_link_map(probed_map(true), spec);
+    REQUIRE(probed.first_violation());
+    CHECK(probed.first_violation()->check == "conservation.total");
+    CHECK(probed.first_violation()->cycle == 6u);
+    const RunResult unprobed = run_link_map(probed_map(false), spec);
+    REQUIRE(unprobed.first_violation());
+    CHECK(unprobed.first_violation()->cycle > 6u);
+    CHECK(unprobed.first_violation()->check.rfind("data.", 0) == 0);
+}
+
 TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-input]") {
     const auto error_for = [](const std::function<void(json&)>& change) {
         json j = json::parse(std::ifstream(example("link/link.map.json")));
@@ -340,5 +374,7 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
     CHECK(error_for([](json& j) { j["sender"]["ports"].erase("credit_count"); }).find("role credit_count is not mapped") !=
           std::string::npos);
     CHECK(error_for([](json& j) { j["lockstep"] = {"send", "bogus"}; }).find("lockstep: unknown signal 'bogus'") !=
+          std::string::npos);
+    CHECK(error_for([](json& j) { j["receiver"]["probes"] = {{"colour", "x"}}; }).find("probes: 'colour' is not a term") !=
           std::string::npos);
 }

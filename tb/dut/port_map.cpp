@@ -422,6 +422,7 @@ struct Side {
     std::map<std::string, std::string> ports;   // role -> port
     std::map<std::string, std::string> reset;   // "active", "kind"
     std::map<std::string, long> ties;
+    std::map<std::string, std::string> probes;   // observed term -> signal inside the module
 };
 
 std::string read_side(const json& j, const char* side, const std::vector<std::string>& required,
@@ -461,6 +462,18 @@ std::string read_side(const json& j, const char* side, const std::vector<std::st
         if (!out.ports.count(role)) return who + ": role " + role + " is not mapped";
     const json ties = s.value("ties", json::object());
     for (const auto& [name, value] : ties.items()) out.ties[name] = value.get<long>();
+    // Optional internal terms, read from inside the module by name (the testbench top reaches
+    // in; the module grows no port): the receiver's occupancy and credits held for return.
+    const json probes = s.value("probes", json::object());
+    for (const auto& [term, signal] : probes.items()) {
+        if (std::string(side) != "receiver" || (term != "occupancy" && term != "pending_returns"))
+            return who + ": probes: '" + term + "' is not a term creditloop reads (receiver: occupancy, pending_returns)";
+        const std::string name = signal.get<std::string>();
+        if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]") !=
+                                std::string::npos)
+            return who + ": probes: '" + name + "' is not a signal name";
+        out.probes[term] = name;
+    }
     return "";
 }
 
@@ -651,9 +664,13 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
              "  assign pop_payload = pop ? rx_out_data : '0;\n"
              "  assign credits_arriving = arriving;\n  assign credits_returned = returned;\n"
              "  assign return_message = returned != '0;\n  assign update_refused = 1'b0;\n"
-             "  assign occupancy = occupancy_q;\n  assign overflow = arrive && !pop && occupancy_q >= CW'(B);\n"
-             "  assign pending_returns = held_q;   // taken by the consumer, not yet returned\n"
-             "  assign slots_freeing = '0;\n  assign return_waiting = '0;\n  assign policy_flush = flush;\n"
+             "  assign overflow = arrive && !pop && occupancy_q >= CW'(B);\n"
+          << (rx.probes.count("occupancy") ? "  assign occupancy = CW'(u_receiver." + rx.probes.at("occupancy") + ");   // the receiver's own count (probe)\n"
+                                           : std::string("  assign occupancy = occupancy_q;   // arrived - popped\n"))
+          << (rx.probes.count("pending_returns")
+                  ? "  assign pending_returns = CW'(u_receiver." + rx.probes.at("pending_returns") + ");   // probe\n"
+                  : std::string("  assign pending_returns = held_q;   // taken by the consumer, not yet returned\n"))
+          << "  assign slots_freeing = '0;\n  assign return_waiting = '0;\n  assign policy_flush = flush;\n"
              "  // The sender's own count when it shows one, else the count its sends and returns imply.\n"
           << (link.exposes_credits ? "  assign credits = CW'(tx_credits);\n" : "  assign credits = shadow_q;\n")
           << "  always_comb begin\n    fwd_flits = '0;\n    for (int i = 0; i < L; i++) fwd_flits = fwd_flits + fwd_stages[i*(W+1) + W];\n"
