@@ -283,7 +283,8 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
     }
     std::cout << "\n" << (mutants.size() - survivors) << " of " << mutants.size() << " mutants caught\n";
     // The multi-channel link's own mutants (rtl/mutants/channels/), with their own stimulus.
-    const int channel_survivors = run_channel_mutants(command.filter, command.seed, command.waves_dir, program, name_matches);
+    const int channel_survivors =
+        command.channels ? run_channel_mutants(command.filter, command.seed, command.waves_dir, program, name_matches) : 0;
     return survivors || channel_survivors ? 1 : 0;
 }
 

@@ -39,6 +39,7 @@ struct MutantsCommand {
     uint64_t seed = 1;
     std::string waves_dir = "waves/mutants";
     int jobs = 2;
+    bool channels = true;            // the multi-channel link's mutants too (rtl/mutants/channels/)
 };
 
 // Prints the kill table; 0 when every mutant is caught, 1 when one survives, 2 bad input,
