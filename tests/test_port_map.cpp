@@ -378,3 +378,36 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
     CHECK(error_for([](json& j) { j["receiver"]["probes"] = {{"colour", "x"}}; }).find("probes: 'colour' is not a term") !=
           std::string::npos);
 }
+
+TEST_CASE("--rtl takes include directories, defines and file lists as Verilator does", "[own-rtl][rtl-sources]") {
+    // A copy of rtl/ whose counter includes a header from another directory and needs a define.
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_rtl_sources_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "inc");
+    for (const auto& entry : fs::directory_iterator(fs::path(creditloop::testing::source_dir()) / "rtl"))
+        if (entry.path().extension() == ".sv") fs::copy_file(entry.path(), dir / entry.path().filename());
+    std::ofstream(dir / "inc" / "counter_defs.svh") << "`define CL_FROM_HEADER 1\n";
+    const std::string counter = creditloop::testing::slurp((dir / "credit_counter.sv").string());
+    std::ofstream(dir / "credit_counter.sv") << "`include \"counter_defs.svh\"\n`ifndef CREDITLOOP_RUN\n  not_verilog;\n`endif\n"
+                                            << counter;
+    fs::create_directories(dir / "lib");
+    std::ofstream(dir / "lib" / "extra.sv") << "module creditloop_extra_block;\nendmodule\n";
+    std::ofstream(dir / "more.f") << (dir / "lib" / "extra.sv").string() << "\n";   // a file outside the directory
+    // Without the include directory: Verilator's own error, naming the user's file and line.
+    DutSources missing = DutSources::from_environment();
+    const std::string error = use_rtl_directory(missing, dir.string(), RtlOptions{{}, {"CREDITLOOP_RUN"}, {}});
+    CHECK(error.find("Cannot find include file: counter_defs.svh") != std::string::npos);
+    CHECK(error.find("credit_counter.sv:1") != std::string::npos);
+    // With it and the define: one preprocessed credit_link.sv, the guard gone, the top first.
+    DutSources sources = DutSources::from_environment();
+    REQUIRE(use_rtl_directory(sources, dir.string(),
+                              RtlOptions{{(dir / "inc").string()}, {"CREDITLOOP_RUN"}, {(dir / "more.f").string()}})
+                .empty());
+    REQUIRE(sources.rtl_files.size() == 1);
+    CHECK(fs::path(sources.rtl_files[0]).filename() == "credit_link.sv");
+    const std::string text = creditloop::testing::slurp(sources.rtl_files[0]);
+    CHECK(text.find("module credit_link") != std::string::npos);
+    CHECK(text.find("not_verilog") == std::string::npos);
+    CHECK(text.find("module creditloop_extra_block") != std::string::npos);   // from the file list
+    fs::remove_all(dir);
+}

@@ -46,6 +46,13 @@ void add_test_selection(CLI::App& app, std::string& filter, uint64_t& seed, std:
     app.add_option("--jobs", jobs, "runs and builds in parallel")->check(whole_number(1, 64))->capture_default_str();
 }
 
+// Verilator's ways to give sources, for --rtl (maps carry their own).
+void add_rtl_options(CLI::App& app, RtlOptions& options) {
+    app.add_option("--incdir", options.incdirs, "with --rtl: an include directory (+incdir+), repeatable");
+    app.add_option("--define", options.defines, "with --rtl: a define NAME or NAME=VALUE (+define+), repeatable");
+    app.add_option("--file-list", options.file_lists, "with --rtl: a Verilator file list (-f), repeatable");
+}
+
 }  // namespace
 
 std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseError& error) {
@@ -130,6 +137,7 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     add_flag(app, "--force", cmd.force, "overwrite an existing --waves file");
     app.add_option("--log-level", cmd.log_level, "off|error|warn|info|debug (debug prints every cycle)")->check(log_level());
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL: every .sv in DIR, top credit_link in credit_link.sv");
+    add_rtl_options(app, cmd.rtl_options);
     app.add_option("--counter", cmd.counter_file,
                    "your own credit counter: a .sv with seed 002's chi_credit_counter ports, or a .json map of your ports (docs/own-rtl.md)");
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run (they are shown either way)");
@@ -185,6 +193,10 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
         error.message = "--waves needs the RTL: drop --model";
         return std::nullopt;
     }
+    if (cmd.rtl_options.any() && cmd.rtl_dir.empty()) {
+        error.message = "--incdir, --define and --file-list go with --rtl (a map names its own sources)";
+        return std::nullopt;
+    }
     if (cmd.model_only && (!cmd.link_map.empty() || !cmd.counter_file.empty() || !cmd.return_file.empty() || !cmd.rtl_dir.empty())) {
         error.message = "--model checks the golden model alone: drop --link, --counter, --return and --rtl (or --model)";
         return std::nullopt;
@@ -203,11 +215,17 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     add_flag(app, "--list", cmd.list, "list the tests and exit");
     app.add_option("--log-level", cmd.log_level, "off|error|warn|info|debug")->check(log_level());
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL instead of rtl/ (as for run)");
+    add_rtl_options(app, cmd.rtl_options);
     app.add_option("--counter", cmd.counter_file, "your own credit counter (.sv, or a .json port map)");
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run");
     app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver");
     app.add_option("--return", cmd.return_file, "your own return logic");
-    return parse_command(app, args, error) ? std::optional<RegressCommand>(cmd) : std::nullopt;
+    if (!parse_command(app, args, error)) return std::nullopt;
+    if (cmd.rtl_options.any() && cmd.rtl_dir.empty()) {
+        error.message = "--incdir, --define and --file-list go with --rtl (a map names its own sources)";
+        return std::nullopt;
+    }
+    return cmd;
 }
 
 std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args, ParseError& error) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "parse_error.h"
+#include "dut_library.h"
 #include "link_run.h"
 
 namespace creditloop {
@@ -25,6 +26,7 @@ struct RunCommand {
     std::string mutant;             // a mutant of rtl/mutants/ in place of its block
     bool werror = false;            // warnings in your own RTL stop the run
     std::string link_map;           // a link of your own: a JSON map of its sender and receiver
+    RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
     std::string log_level = "warn";
 };
 
@@ -41,6 +43,7 @@ struct RegressCommand {
     std::string return_file;        // your own return logic
     bool werror = false;            // warnings in your own RTL stop the run
     std::string link_map;           // a link of your own: a JSON map of its sender and receiver
+    RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
     bool list = false;
     std::string log_level = "warn";
 };

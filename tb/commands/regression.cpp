@@ -222,6 +222,9 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
 std::string dut_arguments(const RegressCommand& command) {
     std::string out;
     if (!command.rtl_dir.empty()) out += " --rtl " + command.rtl_dir;
+    for (const auto& d : command.rtl_options.incdirs) out += " --incdir " + d;
+    for (const auto& d : command.rtl_options.defines) out += " --define " + d;
+    for (const auto& f : command.rtl_options.file_lists) out += " --file-list " + f;
     if (!command.counter_file.empty()) out += " --counter " + command.counter_file;
     if (!command.return_file.empty()) out += " --return " + command.return_file;
     if (!command.link_map.empty()) out += " --link " + command.link_map;
@@ -317,7 +320,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
     DutSources sources = DutSources::from_environment();
     sources.fst = command.fst;
     if (!command.rtl_dir.empty()) {
-        const std::string problem = use_rtl_directory(sources, command.rtl_dir);
+        const std::string problem = use_rtl_directory(sources, command.rtl_dir, command.rtl_options);
         if (!problem.empty()) {
             std::cerr << "creditloop: " << problem << "\n";
             return 2;

@@ -1,15 +1,18 @@
 #include "dut_library.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 
 #include "dut_detail.h"
 #include "parallel.h"
+#include "process.h"
 
 #ifndef CREDITLOOP_SOURCE_DIR
 #define CREDITLOOP_SOURCE_DIR "."
@@ -43,6 +46,36 @@ std::string use_rtl_directory(DutSources& sources, const std::string& dir) {
     return "";
 }
 
+
+std::string use_rtl_directory(DutSources& sources, const std::string& dir, const RtlOptions& options) {
+    if (auto problem = use_rtl_directory(sources, dir); !problem.empty()) return problem;
+    if (!options.any()) return "";
+    std::vector<std::string> argv = {"verilator", "-E"};
+    for (const auto& d : options.incdirs) {
+        if (!fs::is_directory(d)) return "--incdir " + d + " is not a directory";
+        argv.push_back("+incdir+" + fs::absolute(d).string());
+    }
+    for (const auto& d : options.defines) argv.push_back("+define+" + d);
+    for (const auto& f : options.file_lists) {
+        if (!fs::is_regular_file(f)) return "--file-list " + f + " not found";
+        argv.insert(argv.end(), {"-f", fs::absolute(f).string()});
+    }
+    argv.insert(argv.end(), sources.rtl_files.begin(), sources.rtl_files.end());
+    std::string text;
+    const fs::path blocks = fs::path(sources.build_root) / "blocks";
+    std::error_code ec;
+    fs::create_directories(blocks, ec);
+    if (run_capture(argv, text) != 0) {
+        const fs::path log = blocks / ("rtl." + std::to_string(::getpid()) + ".log");
+        run_to_log(argv, log.string());
+        return "Verilator cannot read your RTL (--rtl " + dir + "): " + first_error_line(log.string());
+    }
+    const fs::path out = blocks / ("rtl_" + hex(fnv1a(text)));
+    fs::create_directories(out, ec);
+    std::ofstream(out / "credit_link.sv") << text;
+    sources.rtl_files = {(out / "credit_link.sv").string()};
+    return "";
+}
 
 DutLibrary::~DutLibrary() {
     if (handle_) dlclose(handle_);

@@ -85,6 +85,18 @@ std::vector<std::string> build_duts(const std::vector<DutBuild>& builds, int job
 // instead of the checkout's rtl/. "" or one error line naming the problem and the fix.
 std::string use_rtl_directory(DutSources& sources, const std::string& dir);
 
+// Verilator's own ways to give sources, for --rtl: include directories (+incdir+), defines
+// (+define+NAME[=VALUE]) and file lists (-f). With any of them the directory's files and the
+// lists' are preprocessed once (verilator -E, `line directives kept so messages name your files)
+// into one credit_link.sv under <build>/blocks/.
+struct RtlOptions {
+    std::vector<std::string> incdirs;
+    std::vector<std::string> defines;
+    std::vector<std::string> file_lists;
+    bool any() const { return !incdirs.empty() || !defines.empty() || !file_lists.empty(); }
+};
+std::string use_rtl_directory(DutSources& sources, const std::string& dir, const RtlOptions& options);
+
 // Build (or find cached) the SystemC harness for `config` (verilator --sc, sc_main); its path,
 // or "" and one line in `error`.
 std::string systemc_harness(const LinkConfig& config, DutSources sources, std::string& error);
