@@ -379,7 +379,7 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
           std::string::npos);
 }
 
-TEST_CASE("--rtl takes include directories, defines and file lists as Verilator does", "[own-rtl][rtl-sources]") {
+TEST_CASE("a whole link of your own (rtl option) takes include directories, defines and file lists as Verilator does", "[own-rtl][rtl-sources]") {
     // A copy of rtl/ whose counter includes a header from another directory and needs a define.
     const fs::path dir = fs::temp_directory_path() / ("creditloop_rtl_sources_" + std::to_string(::getpid()));
     fs::remove_all(dir);
