@@ -411,3 +411,23 @@ TEST_CASE("a whole link of your own (rtl option) takes include directories, defi
     CHECK(text.find("module creditloop_extra_block") != std::string::npos);   // from the file list
     fs::remove_all(dir);
 }
+
+TEST_CASE("the checkout's own link through its map: one way in for a whole link", "[rtl][own-rtl][rtl-sources]") {
+    DutSources sources = DutSources::from_environment();
+    std::vector<std::string> warnings;
+    const std::string own = (fs::path(creditloop::testing::source_dir()) / "rtl" / "credit_link.map.json").string();
+    REQUIRE(use_rtl_map(sources, own, false, warnings).empty());
+    CHECK(warnings.empty());
+    REQUIRE(sources.rtl_files.size() == 1);
+    std::string error;
+    auto library = DutLibrary::load(LinkConfig{4, 12, 4, 32}, sources, error);
+    INFO(error);
+    REQUIRE(library);
+    auto dut = library->create();
+    const RunResult r = run_link(dut.get(), creditloop::testing::seed_run(4, 12, 4));
+    CHECK(r.passed);
+    CHECK(three_decimals(r.throughput) == "0.923");   // seed 000's K = 4 row, through the map
+    // A link map of a sender and a receiver is not a whole link: one line says which option takes it.
+    DutSources other = DutSources::from_environment();
+    CHECK(use_rtl_map(other, example("link/link.map.json").string(), false, warnings).find("take --link") != std::string::npos);
+}

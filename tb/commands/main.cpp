@@ -101,7 +101,11 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
         // instances' input logic is evaluated every cycle too, about 14 times slower at 34 instances.
         sources.solo = cmd.spec.cycles >= kSoloCycles;
         if (!cmd.rtl_dir.empty()) {
-            const std::string problem = use_rtl_directory(sources, cmd.rtl_dir, cmd.rtl_options);
+            std::vector<std::string> warnings;
+            const std::string problem = fs::path(cmd.rtl_dir).extension() == ".json"
+                                            ? use_rtl_map(sources, cmd.rtl_dir, cmd.werror, warnings)
+                                            : use_rtl_directory(sources, cmd.rtl_dir, cmd.rtl_options);
+            for (const auto& warning : warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             if (!problem.empty()) return bad_input(problem);
         }
         if (!cmd.mutant.empty()) {

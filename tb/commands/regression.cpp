@@ -320,7 +320,11 @@ int run_regression(const RegressCommand& command, const std::string& program,
     DutSources sources = DutSources::from_environment();
     sources.fst = command.fst;
     if (!command.rtl_dir.empty()) {
-        const std::string problem = use_rtl_directory(sources, command.rtl_dir, command.rtl_options);
+        std::vector<std::string> warnings;
+        const std::string problem = fs::path(command.rtl_dir).extension() == ".json"
+                                        ? use_rtl_map(sources, command.rtl_dir, command.werror, warnings)
+                                        : use_rtl_directory(sources, command.rtl_dir, command.rtl_options);
+        for (const auto& warning : warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
         if (!problem.empty()) {
             std::cerr << "creditloop: " << problem << "\n";
             return 2;

@@ -701,3 +701,47 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
 }
 
 }  // namespace creditloop
+
+namespace creditloop {
+
+std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings) {
+    const std::string where = "--rtl " + map_path;
+    std::ifstream in(map_path);
+    if (!in) return where + ": cannot read the map file (does it exist?)";
+    json map;
+    try {
+        map = json::parse(in);
+    } catch (const json::exception& e) {
+        return where + " is not JSON (" + std::string(e.what()) + ")";
+    }
+    try {
+        if (map.value("block", "") != "credit_link")
+            return where + ": block must be \"credit_link\" (a whole link to creditloop's contract; a sender and a receiver of "
+                           "your own take --link)";
+        for (const auto& [key, value] : map.items())
+            if (key != "block" && key != "sources") return where + ": unknown key '" + key + "' (block, sources)";
+        if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
+        UserSources user_sources;
+        if (auto e = read_sources(map["sources"], fs::absolute(map_path).parent_path(), where, user_sources); !e.empty())
+            return e;
+        if (!user_sources.top.empty() && user_sources.top != "credit_link")
+            return where + ": the top must be credit_link (its ports and internal names are creditloop's contract)";
+        std::string text;
+        UserModule top;
+        if (auto e = read_module(sources, user_sources, "credit_link", {}, werror, where, text, top, warnings); !e.empty())
+            return e;
+        const fs::path out = fs::path(sources.build_root) / "blocks" / fmt::format("rtl_{:016x}", [&] {
+            uint64_t hash = 0xcbf29ce484222325ull;
+            for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
+            return hash;
+        }());
+        fs::create_directories(out);
+        std::ofstream(out / "credit_link.sv") << text;
+        sources.rtl_files = {(out / "credit_link.sv").string()};
+    } catch (const json::exception& e) {
+        return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
+    }
+    return "";
+}
+
+}  // namespace creditloop

@@ -66,4 +66,10 @@ struct MappedLink {
 };
 std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link);
 
+// A whole link to creditloop's own contract, given by a map of its sources:
+//   {"block": "credit_link", "sources": {"files": [...], "incdirs": [...], "defines": {...}, "file_lists": [...]}}
+// (`rtl/credit_link.map.json` is the checkout's own). The files are preprocessed once into one
+// credit_link.sv; the top must be credit_link. "" or one error line; Verilator's warnings in `warnings`.
+std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings);
+
 }  // namespace creditloop
