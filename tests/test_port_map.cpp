@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -430,4 +431,15 @@ TEST_CASE("the checkout's own link through its map: one way in for a whole link"
     // A link map of a sender and a receiver is not a whole link: one line says which option takes it.
     DutSources other = DutSources::from_environment();
     CHECK(use_rtl_map(other, example("link/link.map.json").string(), false, warnings).find("take --link") != std::string::npos);
+}
+
+TEST_CASE("rtl/credit_link.map.json names every file of rtl/, the top first", "[own-rtl][rtl-sources]") {
+    const fs::path rtl = fs::path(creditloop::testing::source_dir()) / "rtl";
+    const json map = json::parse(std::ifstream(rtl / "credit_link.map.json"));
+    std::set<std::string> listed, present;
+    for (const auto& f : map["sources"]["files"]) listed.insert(f.get<std::string>());
+    for (const auto& entry : fs::directory_iterator(rtl))
+        if (entry.path().extension() == ".sv") present.insert(entry.path().filename().string());
+    CHECK(listed == present);
+    CHECK(map["sources"]["files"][0] == "credit_link.sv");
 }
