@@ -266,6 +266,14 @@ void prebuild_own_rtl() {
     link(wrong_latency_map());
     link(probed_map(true));
     link(probed_map(false));
+    {   // the checkout's own link through its map
+        DutSources sources = DutSources::from_environment();
+        std::vector<std::string> warnings;
+        if (use_rtl_map(sources, (fs::path(creditloop::testing::source_dir()) / "rtl" / "credit_link.map.json").string(), false,
+                        warnings)
+                .empty())
+            builds.push_back({LinkConfig{4, 12, 4, 32}, sources});
+    }
     build_duts(builds, 2);
 }
 
@@ -414,6 +422,7 @@ TEST_CASE("a whole link of your own (rtl option) takes include directories, defi
 }
 
 TEST_CASE("the checkout's own link through its map: one way in for a whole link", "[rtl][own-rtl][rtl-sources]") {
+    prebuild_own_rtl();
     DutSources sources = DutSources::from_environment();
     std::vector<std::string> warnings;
     const std::string own = (fs::path(creditloop::testing::source_dir()) / "rtl" / "credit_link.map.json").string();
