@@ -37,6 +37,15 @@ void prebuild_own_rtl();
 
 fs::path example(const std::string& relative) { return fs::path(creditloop::testing::source_dir()) / "examples/own_rtl" / relative; }
 
+// `j` written to a scratch file named by its content: the same map is the same file in every
+// test process, so the wrapper (which names its map) and so the verilated bank are shared.
+std::string write_scratch(const json& j, const std::string& prefix) {
+    const std::string text = j.dump(2);
+    const fs::path out = fs::temp_directory_path() / (prefix + std::to_string(std::hash<std::string>{}(text)) + ".json");
+    std::ofstream(out) << text;
+    return out.string();
+}
+
 // The example's map with some of it changed, written to a scratch file (paths made absolute).
 std::string scratch_map(const std::string& map, const std::function<void(json&)>& change) {
     json j = json::parse(std::ifstream(example(map)));
@@ -44,12 +53,7 @@ std::string scratch_map(const std::string& map, const std::function<void(json&)>
     for (auto& f : j["sources"]["files"]) f = (dir / f.get<std::string>()).string();
     for (auto& d : j["sources"]["incdirs"]) d = (dir / d.get<std::string>()).string();
     change(j);
-    // Named by content: the same map is the same file in every test process, so the wrapper (which
-    // names its map) and so the verilated bank are shared.
-    const std::string text = j.dump(2);
-    const fs::path out = fs::temp_directory_path() / ("creditloop_map_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
-    std::ofstream(out) << text;
-    return out.string();
+    return write_scratch(j, "creditloop_map_");
 }
 
 std::string swap_error(const std::string& map_path, int b = 12) {
@@ -179,10 +183,7 @@ std::string link_map_with(const std::string& original, const std::string& mutant
         const std::string name = f.get<std::string>();
         f = example("link/" + (name == original ? "mutants/" + mutant : name)).string();
     }
-    const std::string text = j.dump(2);
-    const fs::path out = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
-    std::ofstream(out) << text;
-    return out.string();
+    return write_scratch(j, "creditloop_link_");
 }
 
 RunResult run_link_map(const std::string& map, RunSpec spec) {
@@ -207,10 +208,7 @@ std::string wrong_latency_map() {
     for (auto& f : j["sources"]["files"]) f = example("link/" + f.get<std::string>()).string();
     j["return_latency"] = 0;
     j["lockstep"] = false;
-    const std::string text = j.dump(2);
-    const fs::path map = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
-    std::ofstream(map) << text;
-    return map.string();
+    return write_scratch(j, "creditloop_link_");
 }
 
 // The example link with the count-leak mutant as its receiver, with or without a probe of its count.
@@ -221,10 +219,7 @@ std::string probed_map(bool probe) {
         f = example("link/" + (name == "cbfc_rx.sv" ? "mutants/cbfc_rx_count_leak.sv" : name)).string();
     }
     if (probe) j["receiver"]["probes"] = {{"occupancy", "count_q"}};
-    const std::string text = j.dump(2);
-    const fs::path map = fs::temp_directory_path() / ("creditloop_link_" + std::to_string(std::hash<std::string>{}(text)) + ".json");
-    std::ofstream(map) << text;
-    return map.string();
+    return write_scratch(j, "creditloop_link_");
 }
 
 void prebuild_own_rtl() {

@@ -79,6 +79,18 @@ std::string parameter_expression(const json& value, const std::string& where, st
     return "";
 }
 
+// The map file parsed, or one line saying why not.
+std::string load_map(const std::string& path, const std::string& where, json& map) {
+    std::ifstream in(path);
+    if (!in) return where + ": cannot read the map file (does it exist?)";
+    try {
+        map = json::parse(in);
+    } catch (const json::exception& e) {
+        return where + " is not JSON (" + std::string(e.what()) + ")";
+    }
+    return "";
+}
+
 // The RTL a map names, as Verilator takes it: files, include directories, defines, file lists.
 struct UserSources {
     std::vector<std::string> files;
@@ -199,14 +211,8 @@ std::string read_module(const DutSources& sources, const UserSources& user_sourc
 std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
                                 SwappedBlock& swapped) {
     const std::string where = "--counter " + map_path;
-    std::ifstream in(map_path);
-    if (!in) return where + ": cannot read the map file (does it exist?)";
     json map;
-    try {
-        map = json::parse(in);
-    } catch (const json::exception& e) {
-        return where + " is not JSON (" + std::string(e.what()) + ")";
-    }
+    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
     const fs::path base = fs::absolute(map_path).parent_path();
     const int count = clog2_plus1(buffer_slots);
     try {
@@ -536,14 +542,8 @@ std::string instance(const Side& side, const std::string& inst, const std::vecto
 
 std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link) {
     const std::string where = "--link " + map_path;
-    std::ifstream in(map_path);
-    if (!in) return where + ": cannot read the map file (does it exist?)";
     json map;
-    try {
-        map = json::parse(in);
-    } catch (const json::exception& e) {
-        return where + " is not JSON (" + std::string(e.what()) + ")";
-    }
+    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
     const fs::path base = fs::absolute(map_path).parent_path();
     try {
         for (const auto& [key, value] : map.items())
@@ -706,14 +706,8 @@ namespace creditloop {
 
 std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings) {
     const std::string where = "--rtl " + map_path;
-    std::ifstream in(map_path);
-    if (!in) return where + ": cannot read the map file (does it exist?)";
     json map;
-    try {
-        map = json::parse(in);
-    } catch (const json::exception& e) {
-        return where + " is not JSON (" + std::string(e.what()) + ")";
-    }
+    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
     try {
         if (map.value("block", "") != "credit_link")
             return where + ": block must be \"credit_link\" (a whole link to creditloop's contract; a sender and a receiver of "
