@@ -1,0 +1,785 @@
+#!/usr/bin/env python3
+"""make formal: prove, with yosys and yosys-smtbmc (z3), that credit_link keeps its credits.
+
+For every input sequence (want_send, tx_payload, drain, flush, return_busy free in every cycle),
+after a reset of both ends, k-induction proves on each grid point:
+  conservation       credits + fwd_flits + occupancy + slots_freeing + pending_returns +
+                     return_waiting + return_flight == B (the probe's credit_total), every cycle
+  no overflow        overflow never rises
+  no send at zero    send only with credits != 0
+with the strengthening invariants of formal/credit_link_checker.sv proved alongside. Then it
+shows by bounded model checking (BMC) that a reset of one end alone in the middle of traffic
+breaks conservation (a counterexample is required), and puts each hand-written mutant of
+rtl/mutants/*.sv in place of its block: either BMC finds a counterexample from reset to one of
+the three properties (its VCD and GTKWave save file are written), or the mutant is in
+EXPLAINED below and the proof must pass with it, so a stale explanation fails (BMC to a bound,
+with its symptom shown reached, for the few in BOUNDED whose own state the proof cannot bound).
+
+  scripts/formal.py              the whole grid (make formal)
+  scripts/formal.py --ci         the CI subset (ctest -L formal; docs/formal.md says which)
+  scripts/formal.py --only 'L2_*' --jobs 1    items whose name matches a glob
+
+Options: --build DIR (default build; outputs go to DIR/formal, the counterexamples' save files
+are written by DIR/creditloop gtkw), --jobs N (parallel yosys/smtbmc runs, default 2), --ci,
+--only GLOB, --list. Output only under DIR/formal/: formal.md (the table), <item>.vcd and
+<item>.gtkw for each counterexample, work/<item>/ (each run's yosys script, SMT2 and logs),
+all overwritten by the next run. Exit 0 when every grid point is proved, every one-sided reset
+gives its counterexample and every mutant is refuted or explained; 1 otherwise; 2 for a bad
+option (one line); 3 when a tool or the creditloop binary is missing. Standard library only.
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RTL = ROOT / "rtl"
+FORMAL = ROOT / "formal"
+TOP = "credit_link_formal"
+CHECKER = "credit_link_checker"
+# Where the observed signals sit in a counterexample's waves: the checker bound into the link.
+SCOPE = f"{TOP}.dut.u_formal"
+SOLVER = "z3"
+SMTBMC_TIMEOUT = 900          # seconds for one yosys-smtbmc run; past it the item fails
+MUTANT_BMC_DEPTH = 16         # steps a mutant's counterexample is searched for (the reset is step 0)
+ONE_SIDED_BMC_DEPTH = 16
+
+# The three properties, as the checker names its assertions, with the check and the observed
+# signal the simulation's scoreboards report for the same failure (the save file's story group).
+PROPERTIES = {
+    "p_conservation": ("conservation", "conservation.total", "link.credit_total"),
+    "p_no_overflow": ("no overflow", "conservation.overflow", "link.rx.overflow"),
+    "p_no_send_at_zero": ("no send at zero", "conservation.send_at_zero", "link.sender.send"),
+}
+ALL_PROPERTIES = "conservation, no overflow, no send at zero"
+
+
+# ---- configurations
+
+@dataclass(frozen=True)
+class Config:
+    """credit_link's parameters plus the formal top's environment (credit_link_formal.sv)."""
+    L: int = 2
+    B: int = 4
+    K: int = 1
+    W: int = 2
+    SYNC: int = 0
+    FREE_DELAY: int = 0
+    POLICY: int = 0
+    LOW: int = 0
+    IDLE: int = 1
+    TIMEOUT: int = 0
+    RECOVERY: int = 0
+    TOTAL_BITS: int = 8
+    RESEND: int = 16
+    RESETS: int = 0          # 0 once, 1 sender end alone, 2 receiver end alone, 3 both together
+    FAULT_DROP: int = 0      # 1: fault_drop free (with recovery a lost update must cost no credit)
+
+    def key(self):
+        """LinkConfig::key() (cpp_models/link_config.cpp), then the environment."""
+        k = f"L{self.L}_B{self.B}_K{self.K}_W{self.W}"
+        k += f"_S{self.SYNC}" if self.SYNC else ""
+        k += f"_D{self.FREE_DELAY}" if self.FREE_DELAY else ""
+        k += f"_H{self.LOW}i{self.IDLE}" if self.POLICY == 1 else ""
+        k += f"_T{self.TIMEOUT}" if self.TIMEOUT else ""
+        k += f"_R{self.TOTAL_BITS}p{self.RESEND}" if self.RECOVERY else ""
+        k += {0: "", 1: "_txreset", 2: "_rxreset", 3: "_linkresets"}[self.RESETS]
+        k += "_drop" if self.FAULT_DROP else ""
+        return k
+
+    def describe(self):
+        words = [f"L={self.L} B={self.B} K={self.K} W={self.W}"]
+        words.append(f"hybrid LOW={self.LOW} IDLE={self.IDLE}" if self.POLICY == 1 else "batch")
+        if self.TIMEOUT:
+            words.append(f"TIMEOUT={self.TIMEOUT}")
+        if self.SYNC:
+            words.append(f"SYNC={self.SYNC}")
+        if self.FREE_DELAY:
+            words.append(f"FREE_DELAY={self.FREE_DELAY}")
+        if self.RECOVERY:
+            words.append(f"RECOVERY TOTAL_BITS={self.TOTAL_BITS} RESEND={self.RESEND}")
+        words.append({0: "", 1: "rst_tx_n free", 2: "rst_rx_n free", 3: "both resets free, together"}[self.RESETS])
+        words.append("fault_drop free" if self.FAULT_DROP else "")
+        return ", ".join(w for w in words if w)
+
+    def yosys_parameters(self):
+        return " ".join(f"-set {name} {value}" for name, value in vars(self).items())
+
+    def gtkw_options(self):
+        """The same configuration as creditloop's options (creditloop gtkw)."""
+        opts = ["--L", self.L, "--B", self.B, "--K", self.K, "--W", self.W]
+        opts += ["--sync", self.SYNC] if self.SYNC else []
+        opts += ["--free-delay", self.FREE_DELAY] if self.FREE_DELAY else []
+        opts += ["--policy", "hybrid", "--low", self.LOW, "--idle", self.IDLE] if self.POLICY == 1 else []
+        opts += ["--timeout", self.TIMEOUT] if self.TIMEOUT else []
+        opts += ["--recovery", "--total-bits", self.TOTAL_BITS, "--resend", self.RESEND] if self.RECOVERY else []
+        return [str(o) for o in opts]
+
+    def max_induction_depth(self):
+        """How deep k-induction may go before the item fails: past the longest path a credit
+        takes without the invariants (a stage's contents leave the pipelines within this)."""
+        return 2 * self.L + self.SYNC + self.FREE_DELAY + 6
+
+
+def min_total_bits(b):
+    """The narrowest totals with 2^n > 2B (creditloop run --recovery's default): they wrap soonest."""
+    return max(1, math.ceil(math.log2(2 * b + 1)))
+
+
+# The return policies of the grid: batch, seed 000's hybrid (LOW = K and IDLE = 2, the tools'
+# defaults) and batch with a flush timeout.
+POLICIES = {
+    "batch": lambda c: c,
+    "hybrid": lambda c: replace(c, POLICY=1, LOW=min(c.K, c.B), IDLE=2),
+    "timeout": lambda c: replace(c, TIMEOUT=2),
+}
+
+
+def extra_points():
+    """The points beyond the main grid, each with whether the CI subset takes it: a synchroniser,
+    a late free, recovery (fault_drop free, the narrowest totals) and mid-run resets of the whole
+    link. The CI leaves out the two costliest (L = 3, B = 8: about 13 s and 3.5 s of CPU)."""
+    rec = lambda c: replace(c, RECOVERY=1, TOTAL_BITS=min_total_bits(c.B), FAULT_DROP=1)
+    return [
+        (Config(L=2, B=4, K=2, SYNC=2), True),
+        (POLICIES["hybrid"](Config(L=1, B=6, K=3, SYNC=1)), True),
+        (Config(L=2, B=4, K=1, FREE_DELAY=2), True),
+        (POLICIES["timeout"](Config(L=3, B=8, K=3, FREE_DELAY=1)), False),
+        (rec(Config(L=2, B=4, K=1, RESEND=3)), True),
+        (rec(POLICIES["hybrid"](Config(L=1, B=3, K=2, RESEND=2))), True),
+        (rec(POLICIES["timeout"](Config(L=3, B=8, K=3, SYNC=1, RESEND=4))), False),
+        (rec(replace(POLICIES["hybrid"](Config(L=2, B=5, K=2, SYNC=1, FREE_DELAY=1)), TIMEOUT=3, RESEND=3)), True),
+        (Config(L=2, B=4, K=2, RESETS=3), True),
+        (replace(POLICIES["hybrid"](Config(L=1, B=3, K=3, FREE_DELAY=1)), RESETS=3), True),
+    ]
+
+
+def main_grid():
+    """L 1..3, B 1..8, K 1..3 (K <= B), each return policy."""
+    return [make(Config(L=L, B=B, K=K))
+            for L in range(1, 4) for B in range(1, 9) for K in range(1, min(3, B) + 1)
+            for make in POLICIES.values()]
+
+
+def grid():
+    """The whole grid (make formal): the main grid, then the extra points."""
+    return main_grid() + [c for c, _ in extra_points()]
+
+
+def ci_grid():
+    """The CI subset (ctest -L formal): the main grid at B = 1 and B = 4 (K 1..3), every L and
+    policy, so each block's every branch is in it, and the largest loop (L = 3, B = 8, K = 3)
+    with each policy; then the extra points but the costliest."""
+    main = [c for c in main_grid() if c.B in (1, 4) or (c.L == 3 and c.B == 8 and c.K == 3)]
+    return main + [c for c, in_ci in extra_points() if in_ci]
+
+
+ONE_SIDED = [Config(L=2, B=4, K=1, RESETS=1), Config(L=2, B=4, K=1, RESETS=2)]
+
+# Each mutant's configuration: one where its bug is live (default: MUTANT_DEFAULT).
+MUTANT_DEFAULT = Config(L=2, B=4, K=2)
+RECOVERY_DEFAULT = Config(L=2, B=4, K=1, RECOVERY=1, TOTAL_BITS=4, RESEND=3, FAULT_DROP=1)
+MUTANT_CONFIGS = {
+    # The grant is loaded by the first reset only: it needs a reset of the link mid-run.
+    "credit_counter_first_reset_only": replace(MUTANT_DEFAULT, RESETS=3),
+    # The comma strip is built for stages wider than 16 bits: {valid, payload} with W = 16.
+    "pipeline_comma_strip": replace(MUTANT_DEFAULT, W=16),
+    "return_policy_timer_not_restarted": replace(MUTANT_DEFAULT, K=3, TIMEOUT=2),
+    "update_rx_adds_total": RECOVERY_DEFAULT,
+    "update_rx_limit_wraps": RECOVERY_DEFAULT,
+    "update_rx_no_modular": RECOVERY_DEFAULT,
+    "update_tx_no_resend": RECOVERY_DEFAULT,
+    "update_tx_stale_total": RECOVERY_DEFAULT,
+}
+
+NOT_A_BUG = "not a conservation/overflow/send-at-zero bug"
+
+# Mutants that break no property of the proof, and why. Each must pass the proof on its
+# configuration above (checked: an explanation that no longer holds fails the run).
+EXPLAINED = {
+    "credit_return_no_flush":
+        "timing: a flush with a partial batch returns nothing, so up to K - 1 credits wait for "
+        "their batch; every credit stays counted (pending_returns), so the sum holds (lockstep "
+        "catches it on the first such flush)",
+    "return_policy_timer_not_restarted":
+        "timing: the timeout flushes a batch early after a full batch left; a flush only returns "
+        "credits sooner (lockstep catches the early flush)",
+    "update_rx_limit_wraps":
+        "needs an injected fault: only an update that fault_add enlarged fails the wrapped limit, "
+        "and with fault_add free the correct link does not conserve either (an enlarged update it "
+        "accepts creates credits; the simulation's checks stand aside); what breaks is update_rx's "
+        "credit limit, a_accepted_within_limit",
+    "update_rx_no_modular":
+        "liveness: once the running totals wrap every update is refused and the link starves, but "
+        "the refused credits stay counted on the return path (CS - R), so the sum holds "
+        "(starvation and recovery.refused catch it)",
+    "update_tx_no_resend":
+        "liveness: a lost update's credits are told again only with news, so the link can starve "
+        "after a drop, but they stay counted on the return path (CS - R) (starvation catches it)",
+    "update_tx_stale_total":
+        "liveness: the resend carries the total before the last news, which update_rx refuses "
+        "(2^TOTAL_BITS > 2B makes it look more than B ahead) or, after a drop, accepts as no more "
+        "than CS - R; no credit is made or lost (recovery.refused catches it)",
+}
+
+# Explained mutants whose own new state no invariant of the link describes, so k-induction cannot
+# close for them: checked by BMC instead (no property fails within MUTANT_BMC_DEPTH cycles), with
+# the reason. Every other explained mutant must pass the whole proof.
+# Each with the cover (formal/credit_link_checker.sv) that shows its symptom within the bound,
+# so the bound is long enough for the bug to act.
+BOUNDED = {
+    "update_tx_stale_total": (
+        "its own register older_total (the total before the last news) can hold any value in an "
+        "induction step, a total no reset reaches, and it goes out with every resend until news "
+        "comes; the link's invariants say nothing of a register only the mutant has",
+        "c_update_refused"),
+}
+
+
+# ---- items and results
+
+@dataclass
+class Item:
+    name: str
+    kind: str                   # "grid", "one-sided", "mutant"
+    config: Config
+    mutant: Path = None         # rtl/mutants/<name>.sv
+    replaces: str = ""          # the block file it replaces
+    sync_mutant: Path = None    # the mutant with its reset read at the clock edge (see build())
+
+
+@dataclass
+class Result:
+    item: Item
+    result: str                 # what happened, one phrase
+    ok: bool
+    prop: str = ALL_PROPERTIES
+    depth: str = "-"
+    seconds: float = 0.0
+    waves: tuple = ()           # a counterexample's VCD and save file (see gtkwave())
+    note: str = ""              # why it failed, or the explanation
+
+
+# yosys's error for a register that holds its value under an asynchronous reset.
+ASYNC_HOLD = "yields non-constant value"
+
+
+class Failure(Exception):
+    """A tool run that went wrong (not a property failing): the item fails with this line."""
+
+
+# ---- sources
+
+def mutant_tags(path):
+    tags = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"\s*//\s*creditloop-mutant:\s*(\w+)=(.*)$", line)
+        if m:
+            tags[m.group(1)] = m.group(2).strip()
+    return tags
+
+
+def bound_link(out):
+    """rtl/credit_link.sv with every `bind credit_link ...` of formal/*.sv applied: yosys 0.23
+    parses bind but does not elaborate it, so the instantiation is put into a copy of the link
+    (what bind means). Written to out/src/credit_link.sv."""
+    source = (RTL / "credit_link.sv").read_text()
+    insts = []
+    for f in sorted(FORMAL.glob("*.sv")):
+        for m in re.finditer(r"^bind\s+credit_link\s+(.*?^\);)", f.read_text(), re.S | re.M):
+            insts.append(f"  // bound from {f.relative_to(ROOT)} by scripts/formal.py\n  {m.group(1)}\n")
+    if not insts:
+        raise SystemExit("formal.py: no `bind credit_link ...` in formal/*.sv")
+    end = source.rfind("endmodule")
+    target = out / "src" / "credit_link.sv"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(source[:end] + "\n".join(insts) + source[end:])
+    return target
+
+
+def sources(item, link):
+    files = [f for f in sorted(RTL.glob("*.sv")) if f.name != "credit_link.sv"]
+    if item.mutant:
+        files = [(item.sync_mutant or item.mutant) if f.name == item.replaces else f for f in files]
+    files += [link, RTL / "observe" / "credit_link_probe.sv"]
+    files += sorted(FORMAL.glob("*.sv"))
+    return files
+
+
+def yosys_script(item, link, invariants, waves, smt2):
+    keep = f"setattr -set keep 1 w:dut.u_formal.*\n" if waves else ""
+    return (
+        f"read_verilog -DSYNTHESIS -sv -formal {' '.join(str(f) for f in sources(item, link))}\n"
+        f"chparam {item.config.yosys_parameters()} {TOP}\n"
+        f"chparam -set INVARIANTS {1 if invariants else 0} {CHECKER}\n"
+        f"hierarchy -check -top {TOP}\n"
+        "proc\nflatten\n"
+        f"{keep}"
+        "memory_map\nopt -fast\n"
+        "async2sync\nchformal -assume -early\nopt_clean\nsetundef -anyseq\nopt -keepdc -fast\n"
+        "check -assert\ndffunmap\n"
+        f"write_smt2 -wires {smt2}\n")
+
+
+# ---- running the tools
+
+def run(argv, log, timeout=SMTBMC_TIMEOUT):
+    try:
+        out = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        log.write_text(f"timed out after {timeout} s: {' '.join(map(str, argv))}\n")
+        raise Failure(f"{Path(argv[0]).name} timed out after {timeout} s (see {log})")
+    log.write_text(out.stdout + out.stderr)
+    return out
+
+
+def build(item, work, link, invariants, waves):
+    work.mkdir(parents=True, exist_ok=True)
+    tag = "waves" if waves else ("proof" if invariants else "bmc")
+    smt2 = work / f"{tag}.smt2"
+    script = work / f"{tag}.ys"
+    script.write_text(yosys_script(item, link, invariants, waves, smt2))
+    out = run(["yosys", "-q", "-l", work / f"{tag}.yosys.log", script], work / f"{tag}.yosys.out")
+    if out.returncode != 0 and item.mutant and not item.sync_mutant and ASYNC_HOLD in out.stdout + out.stderr:
+        # yosys 0.23's proc cannot elaborate a register that keeps its value under an
+        # asynchronous reset (no flip-flop can: the reset pin loads a constant). The mutant is
+        # read with its resets acting at the clock edge instead, as the simulation's harness
+        # drives them (a reset pulse just after the edge): the value it holds or loads is the
+        # same, one edge later. Only that mutant's file; the rest stays asynchronous.
+        text = item.mutant.read_text()
+        synced = re.sub(r"@\(\s*posedge\s+(\w+)\s+or\s+negedge\s+\w+\s*\)", r"@(posedge \1)", text)
+        item.sync_mutant = work.parent.parent / "src" / f"{item.mutant.stem}.sync_reset.sv"
+        item.sync_mutant.write_text(synced)
+        return build(item, work, link, invariants, waves)
+    if out.returncode != 0 or not smt2.exists():
+        lines = [l for l in (out.stdout + out.stderr).splitlines() if "ERROR" in l] or (out.stdout + out.stderr).splitlines()[-1:]
+        raise Failure(f"yosys failed: {lines[0].strip() if lines else '?'} (see {work / f'{tag}.yosys.log'})")
+    return smt2
+
+
+def smtbmc(smt2, log, depth, induction=False, vcd=None):
+    # --unroll: z3 4.8 can stall on the uninterpreted state functions smtbmc declares by
+    # default (a step-0 check of L = 2, B = 4 ran for minutes); unrolled it answers at once.
+    argv = ["yosys-smtbmc", "--unroll", "-s", SOLVER, "-t", depth]
+    argv += ["-i"] if induction else []
+    argv += ["--dump-vcd", vcd] if vcd else []
+    out = run(argv + [smt2], log)
+    text = out.stdout + out.stderr
+    status = re.findall(r"Status: (\w+)", text)
+    if not status:
+        raise Failure(f"yosys-smtbmc gave no status (see {log})")
+    failed = [name.split(".")[-1] for name in re.findall(r"Assert failed in \S+: (\S+)", text)]
+    steps = [int(s) for s in re.findall(r"Checking assertions in step (\d+)", text)]
+    tried = [int(s) for s in re.findall(r"Trying induction in step (\d+)", text)]
+    return status[-1], failed, (steps[-1] if steps else None), (tried[-1] if tried else None)
+
+
+def prove(item, work, link):
+    """k-induction: the induction step tried at depths 1 .. max (smtbmc -i tries them in turn),
+    then the base case as deep. When the induction step fails at every depth, the base case runs
+    to the maximum depth, so a real counterexample is told apart from a missing invariant.
+    Returns ("proved", k, []), ("base", failing step, asserts) or ("induction", max, asserts)."""
+    smt2 = build(item, work, link, invariants=True, waves=False)
+    top = item.config.max_induction_depth()
+    status, failed, _, tried = smtbmc(smt2, work / "induction.log", top, induction=True)
+    k = top - tried if status == "PASSED" else top
+    base_status, base_failed, step, _ = smtbmc(smt2, work / "base.log", k + 1)
+    if base_status != "PASSED":
+        return "base", step, base_failed
+    if status != "PASSED":
+        return "induction", top, failed
+    return "proved", k, []
+
+
+def counterexample(item, work, link, depth, out_dir, creditloop, invariants=False):
+    """BMC from reset: the first step a property fails, as a VCD in the simulation's layout
+    under out_dir, with its GTKWave save file. None when none within depth. The search runs on
+    the lean model; the waves come from a second run, to that step, of a model that keeps every
+    observed signal (the data path included, which the properties do not need)."""
+    smt2 = build(item, work, link, invariants=invariants, waves=False)
+    status, failed, step, _ = smtbmc(smt2, work / "bmc.log", depth)
+    if status == "PASSED":
+        return None
+    smt2 = build(item, work, link, invariants=invariants, waves=True)
+    raw = work / "trace.vcd"
+    status, again, again_step, _ = smtbmc(smt2, work / "waves.log", step + 1, vcd=raw)
+    if status == "PASSED" or again_step != step or not raw.exists():
+        raise Failure(f"the waves run does not fail where the search did (step {step}; see {work / 'waves.log'})")
+    cycle = step - 1                     # step 0 is the reset; cycle 0 is the next one
+    props = [p for p in PROPERTIES if p in failed]
+    first = props[0] if props else None
+    vcd = out_dir / f"{item.name}.vcd"
+    names = convert_vcd(raw, vcd, item.name)
+    waves = (vcd,)
+    if first:
+        _, check, signal = PROPERTIES[first]
+        argv = [creditloop, "gtkw", "--waves", vcd, "--scope", SCOPE, *item.config.gtkw_options(),
+                "--check", check, "--cycle", cycle, "--signal", signal]
+        out = run(argv, work / "gtkw.log", timeout=60)
+        if out.returncode != 0:
+            raise Failure(f"creditloop gtkw failed: {(out.stderr or out.stdout).strip()[:200]}")
+        save = vcd.with_suffix(".gtkw")
+        missing = gtkw_signals(save) - names
+        if missing:
+            raise Failure(f"{save} names signals the VCD lacks: {', '.join(sorted(missing)[:4])}")
+        waves = (vcd, save)
+    return cycle, failed, waves
+
+
+def covered(item, work, link, depth):
+    """The covers reached within depth steps, each with the cycle it is first reached in."""
+    smt2 = build(item, work, link, invariants=False, waves=False)
+    log = work / "cover.log"
+    out = run(["yosys-smtbmc", "--unroll", "-s", SOLVER, "-c", "-t", depth, smt2], log)
+    reached = {}
+    for name, step in re.findall(r"Reached cover statement at (\S+) in step (\d+)", out.stdout + out.stderr):
+        reached.setdefault(name.split(".")[-1], int(step) - 1)
+    return reached
+
+
+def gtkwave(paths, base=None):
+    """The command that opens a counterexample, its paths relative to base (default: the
+    current directory) when they are under it."""
+    base = base or Path.cwd()
+
+    def shown(path):
+        try:
+            return str(path.relative_to(base))
+        except ValueError:
+            return str(path)
+    return "gtkwave " + " ".join(shown(p) for p in paths)
+
+
+# ---- waves
+
+def convert_vcd(raw, target, title):
+    """yosys-smtbmc's trace (step s at time 10s, 1 ns units, no bit ranges, any clock value) in
+    the simulation's layout (tb/dut/verilated_link.cpp): 1 ps units, cycle t from 10t to 10t + 10
+    with the clock rising at 10t + 5, vectors named name[n-1:0], and the reset step (the solver's
+    initial state) not drawn, so cycle 0 is the first cycle after the reset, as in simulation.
+    Returns the full names of the signals it declares."""
+    scopes, stack, values, time_now = {}, [], {}, None
+    declared = []                                  # (scope path, name, width, id)
+    for line in raw.read_text().splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "$scope":
+            stack.append(words[2])
+        elif words[0] == "$upscope":
+            stack.pop()
+        elif words[0] == "$var" and words[1] == "wire" and stack:
+            declared.append((tuple(stack), words[4], int(words[2]), words[3]))
+        elif words[0].startswith("#"):
+            t = int(words[0][1:])
+            time_now = t // 10 if t % 10 == 0 else None
+        elif words[0].startswith("b") and time_now is not None and len(words) == 2:
+            values.setdefault(words[1], {})[time_now] = words[0][1:]
+    steps = max((s for v in values.values() for s in v), default=0) + 1
+
+    def code(n):
+        chars = "".join(chr(c) for c in range(33, 127))
+        out = ""
+        while True:
+            out += chars[n % len(chars)]
+            n //= len(chars)
+            if n == 0:
+                return out
+
+    lines = ["$version Generated by scripts/formal.py from yosys-smtbmc's trace $end",
+             f"$comment {title}: cycle t is drawn from 10t to 10t + 10; the reset before cycle 0 is not drawn $end",
+             "$timescale 1ps $end"]
+    names, ids, current = set(), [], []
+    ordered = sorted(declared, key=lambda d: (d[0], d[1]))
+    for index, (path, name, width, ident) in enumerate(ordered):
+        while current != list(path[:len(current)]) or len(current) > len(path):
+            lines.append("$upscope $end")
+            current.pop()
+        while len(current) < len(path):
+            lines.append(f"$scope module {path[len(current)]} $end")
+            current.append(path[len(current)])
+        mine = code(index)
+        lines.append(f"$var wire {width} {mine} {name}{f' [{width - 1}:0]' if width > 1 else ''} $end")
+        names.add(".".join(path) + "." + name + (f"[{width - 1}:0]" if width > 1 else ""))
+        ids.append((mine, ident, width, name == "clk"))
+    lines += ["$upscope $end"] * len(current) + ["$enddefinitions $end"]
+    last = {}
+    for step in range(1, steps):
+        cycle = step - 1
+        lines.append(f"#{10 * cycle}")
+        for mine, ident, width, clock in ids:
+            value = "0" if clock else values.get(ident, {}).get(step, last.get(mine, "x" * width))
+            if last.get(mine) != value:
+                lines.append(f"{value}{mine}" if width == 1 else f"b{value} {mine}")
+                last[mine] = value
+        lines.append(f"#{10 * cycle + 5}")
+        lines += [f"1{mine}" for mine, _, _, clock in ids if clock]
+        for mine, _, _, clock in ids:
+            if clock:
+                last[mine] = "1"
+    lines.append(f"#{10 * (steps - 1)}")
+    target.write_text("\n".join(lines) + "\n")
+    return names
+
+
+def gtkw_signals(save):
+    """Every signal a GTKWave save file names (its trace lines)."""
+    signals = set()
+    for line in save.read_text().splitlines():
+        if line and line[0] not in "[@-*#" and not line.startswith(" "):
+            signals.add(line.strip())
+    return signals
+
+
+# ---- the items
+
+def check_item(item, out_dir, link, creditloop):
+    work = out_dir / "work" / item.name
+    if work.exists():
+        shutil.rmtree(work)
+    start = time.perf_counter()
+    try:
+        res = check_kind(item, work, out_dir, link, creditloop)
+    except Failure as e:
+        res = Result(item, "error", False, note=str(e))
+    except Exception as e:            # a bug of this script: the item fails, the run goes on
+        res = Result(item, "error", False, note=f"{type(e).__name__}: {e}")
+    res.seconds = time.perf_counter() - start
+    return res
+
+
+def sync_note(item):
+    return (f"its reset read at the clock edge ({item.sync_mutant.name}): yosys cannot elaborate a register "
+            f"that holds under an asynchronous reset" if item.sync_mutant else "")
+
+
+def describe_cex(failed):
+    props = [PROPERTIES[p][0] for p in PROPERTIES if p in failed]
+    return ", ".join(props) if props else ", ".join(failed)
+
+
+def check_kind(item, work, out_dir, link, creditloop):
+    if item.kind == "grid":
+        verdict, depth, failed = prove(item, work, link)
+        if verdict == "proved":
+            return Result(item, "proved", True, depth=str(depth))
+        if verdict == "induction":
+            return Result(item, f"not proved: induction fails up to depth {depth}", False,
+                          note=f"the induction step fails ({', '.join(failed)}): an invariant is missing; "
+                               f"see {work / 'induction.log'}")
+        # A real counterexample from reset: an RTL finding. Its waves, with the invariants off so the
+        # failing property shows (or with them on, if only an invariant fails).
+        cex = counterexample(item, work, link, depth + 1, out_dir, creditloop) or \
+            counterexample(item, work, link, depth + 1, out_dir, creditloop, invariants=True)
+        if cex is None:
+            raise Failure(f"the base case fails at step {depth} ({', '.join(failed)}), but no BMC run does again")
+        cycle, failed, waves = cex
+        return Result(item, f"FAILS: counterexample at cycle {cycle}", False, prop=describe_cex(failed),
+                      waves=waves, note="a reachable counterexample in rtl/: an RTL finding")
+    if item.kind == "one-sided":
+        cex = counterexample(item, work, link, ONE_SIDED_BMC_DEPTH, out_dir, creditloop)
+        if cex is None:
+            return Result(item, f"no counterexample within {ONE_SIDED_BMC_DEPTH} cycles", False, prop="conservation",
+                          note="a one-sided reset must break conservation")
+        cycle, failed, waves = cex
+        ok = "p_conservation" in failed
+        return Result(item, f"breaks conservation at cycle {cycle}, as expected" if ok else
+                      f"counterexample at cycle {cycle}, but not to conservation", ok,
+                      prop=describe_cex(failed), waves=waves)
+    # a mutant
+    name = item.mutant.stem
+    if name in BOUNDED:
+        why, cover = BOUNDED[name]
+        cex = counterexample(item, work, link, MUTANT_BMC_DEPTH, out_dir, creditloop)
+        if cex is None:
+            reached = covered(item, work, link, MUTANT_BMC_DEPTH)
+            if cover not in reached:
+                return Result(item, f"passes BMC, but its symptom ({cover}) is not reached within "
+                                    f"{MUTANT_BMC_DEPTH - 1} cycles", False, depth=f"BMC {MUTANT_BMC_DEPTH - 1}",
+                              note="deepen MUTANT_BMC_DEPTH: the bound does not let the bug act")
+            return Result(item, f"passes BMC for {MUTANT_BMC_DEPTH - 1} cycles, its {cover} reached at cycle "
+                                f"{reached[cover]} (k-induction cannot close: {why}): {NOT_A_BUG}: "
+                                f"{EXPLAINED[name]}", True, depth=f"BMC {MUTANT_BMC_DEPTH - 1}")
+        cycle, failed, waves = cex
+        return Result(item, f"stale explanation: BMC finds a counterexample at cycle {cycle}", False,
+                      prop=describe_cex(failed), waves=waves, note=f"EXPLAINED says '{EXPLAINED[name][:60]}...'")
+    if name in EXPLAINED:
+        verdict, depth, failed = prove(item, work, link)
+        if verdict == "proved":
+            return Result(item, f"passes the proof: {NOT_A_BUG}: {EXPLAINED[name]}", True, depth=str(depth))
+        cex = counterexample(item, work, link, MUTANT_BMC_DEPTH, out_dir, creditloop)
+        what = (f"BMC finds a counterexample at cycle {cex[0]} ({describe_cex(cex[1])})" if cex else
+                f"the proof fails ({verdict}: {', '.join(failed)})")
+        return Result(item, "stale explanation: " + what, False, prop=describe_cex(cex[1]) if cex else "-",
+                      waves=cex[2] if cex else (), note=f"EXPLAINED says '{EXPLAINED[name][:60]}...'")
+    cex = counterexample(item, work, link, MUTANT_BMC_DEPTH, out_dir, creditloop)
+    if cex:
+        cycle, failed, waves = cex
+        return Result(item, f"refuted: counterexample at cycle {cycle}", True, prop=describe_cex(failed), waves=waves,
+                      note=sync_note(item))
+    verdict, depth, failed = prove(item, work, link)
+    if verdict == "proved":
+        return Result(item, "passes the proof, and is not explained", False, depth=str(depth),
+                      note=f"add {name} to EXPLAINED in scripts/formal.py (with why), or give it a "
+                           f"configuration in MUTANT_CONFIGS where its bug shows")
+    return Result(item, f"unknown: no counterexample within {MUTANT_BMC_DEPTH} cycles, proof fails ({verdict})",
+                  False, note="search deeper or give it a configuration where its bug shows sooner")
+
+
+def expected_cost(item):
+    """A rough relative cost, for the order items are started in."""
+    c = item.config
+    if item.mutant and item.mutant.stem in BOUNDED:
+        return 1000
+    size = (c.L + c.SYNC + c.FREE_DELAY) * c.B * (2 if c.TIMEOUT else 1)
+    return size * (8 if c.RECOVERY else 1)
+
+
+def items(ci, only):
+    chosen = [Item(c.key(), "grid", c) for c in (ci_grid() if ci else grid())]
+    names = [i.name for i in chosen]
+    assert len(names) == len(set(names)), "two grid points with one name"
+    chosen += [Item(f"one_sided_{'sender' if c.RESETS == 1 else 'receiver'}_reset", "one-sided", c) for c in ONE_SIDED]
+    for path in sorted((RTL / "mutants").glob("*.sv")):
+        tags = mutant_tags(path)
+        replaces = tags.get("replaces", "")
+        if not (RTL / replaces).is_file() or replaces == "credit_link.sv":
+            raise SystemExit(f"formal.py: {path.relative_to(ROOT)}: replaces={replaces} is not a block in rtl/")
+        config = MUTANT_CONFIGS.get(path.stem, MUTANT_DEFAULT)
+        chosen.append(Item(f"mutant_{path.stem}", "mutant", config, path, replaces))
+    assert set(BOUNDED) <= set(EXPLAINED), "a bounded mutant needs its explanation"
+    for name in list(MUTANT_CONFIGS) + list(EXPLAINED):
+        if not (RTL / "mutants" / f"{name}.sv").is_file():
+            raise SystemExit(f"formal.py: {name} is in MUTANT_CONFIGS or EXPLAINED but not in rtl/mutants/")
+    if only:
+        chosen = [i for i in chosen if any(fnmatch.fnmatch(i.name, p) for p in only.split(","))]
+    return chosen
+
+
+# ---- the report
+
+def table(results):
+    rows = ["| item | parameters | property | result | induction depth | seconds |",
+            "|---|---|---|---|---:|---:|"]
+    for r in results:
+        note = f" ({r.note})" if r.note else ""
+        rows.append(f"| {r.item.name} | {r.item.config.describe()} | {r.prop} | {r.result}{note} | {r.depth} | "
+                    f"{r.seconds:.1f} |")
+    return rows
+
+
+def summary(results, seconds, jobs):
+    grid_results = [r for r in results if r.item.kind == "grid"]
+    proved = sum(r.ok for r in grid_results)
+    one = [r for r in results if r.item.kind == "one-sided"]
+    mutants = [r for r in results if r.item.kind == "mutant"]
+    refuted = sum(r.ok and r.result.startswith("refuted") for r in mutants)
+    explained = sum(r.ok and NOT_A_BUG in r.result for r in mutants)
+    bounded = sum(r.ok and r.depth.startswith("BMC") for r in mutants)
+    depths = [int(r.depth) for r in grid_results if r.ok]
+    failed = sum(not r.ok for r in results)
+    return (f"{proved} of {len(grid_results)} grid points proved"
+            f"{f' (induction depth {min(depths)}..{max(depths)})' if depths else ''}; "
+            f"{sum(r.ok for r in one)} of {len(one)} one-sided resets break conservation; "
+            f"{len(mutants)} mutant{'' if len(mutants) == 1 else 's'}: {refuted} refuted, {explained} explained"
+            f"{f' ({bounded} by BMC only)' if bounded else ''}; "
+            f"{failed} failed; {seconds:.1f} s with {jobs} jobs")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="make formal: the proof of credit_link (docs/formal.md)")
+    parser.add_argument("--build", default="build", help="the build directory (outputs go to BUILD/formal)")
+    parser.add_argument("--jobs", type=int, default=2, help="yosys/smtbmc runs in parallel")
+    parser.add_argument("--ci", action="store_true", help="the CI subset of the grid")
+    parser.add_argument("--only", default="", help="only items whose name matches a glob (comma-separated)")
+    parser.add_argument("--list", action="store_true", help="list the items and exit")
+
+    def one_line(message):
+        print(f"formal.py: {message} (see scripts/formal.py --help)", file=sys.stderr)
+        sys.exit(2)
+    parser.error = one_line
+    args = parser.parse_args()
+    if args.jobs < 1 or args.jobs > 64:
+        one_line(f"--jobs {args.jobs} is out of range: allowed 1..64")
+
+    chosen = items(args.ci, args.only)
+    if args.list:
+        for i in chosen:
+            print(f"{i.name}: {i.kind}, {i.config.describe()}")
+        return 0
+    if not chosen:
+        one_line(f"--only {args.only} matches no item (--list lists them)")
+    missing = [t for t in ("yosys", "yosys-smtbmc", SOLVER) if not shutil.which(t)]
+    if missing:
+        print(f"formal.py: {', '.join(missing)} not found: scripts/install-deps.sh installs them", file=sys.stderr)
+        return 3
+    build_dir = Path(args.build).resolve()
+    creditloop = build_dir / "creditloop"
+    if not os.access(creditloop, os.X_OK):
+        print(f"formal.py: {creditloop} not found: make build-cli builds it", file=sys.stderr)
+        return 3
+    out_dir = build_dir / "formal"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in [out_dir / "work", out_dir / "src"]:
+        if stale.exists():
+            shutil.rmtree(stale)
+    if not args.only:                       # the whole run's own outputs, replaced
+        for f in list(out_dir.glob("*.vcd")) + list(out_dir.glob("*.gtkw")):
+            f.unlink()
+    link = bound_link(out_dir)
+
+    print(f"formal: {len(chosen)} items ({'CI subset' if args.ci else 'whole grid'}), "
+          f"yosys + yosys-smtbmc ({SOLVER}), {args.jobs} jobs", flush=True)
+    start = time.perf_counter()
+    results, lock, done = [None] * len(chosen), threading.Lock(), [0]
+    width = len(str(len(chosen)))
+
+    def one(index):
+        res = check_item(chosen[index], out_dir, link, creditloop)
+        with lock:
+            done[0] += 1
+            results[index] = res
+            depth = f", depth {res.depth}" if res.depth != "-" else ""
+            print(f"[{done[0]:>{width}}/{len(chosen)}] {'ok  ' if res.ok else 'FAIL'} {res.item.name}: "
+                  f"{res.result}{depth} ({res.seconds:.1f} s)" + (f"\n      {res.note}" if res.note and not res.ok else "")
+                  + (f"\n      waves: {gtkwave(res.waves)}" if res.waves else ""), flush=True)
+    # The slowest first (the bounded mutants' BMC, recovery, then the largest loops), so the last
+    # minutes do not run on one core; the table keeps the grid's order.
+    order = sorted(range(len(chosen)), key=lambda i: -expected_cost(chosen[i]))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        list(pool.map(one, order))
+    seconds = time.perf_counter() - start
+
+    rows = table(results)
+    line = summary(results, seconds, args.jobs)
+    failures = [r for r in results if not r.ok]
+    text = ["# creditloop formal", "",
+            f"`scripts/formal.py{' --ci' if args.ci else ''}{' --only ' + args.only if args.only else ''}"
+            f" --jobs {args.jobs}`: {line}", ""] + rows
+    cexes = [r for r in results if r.waves]
+    if cexes:
+        text += ["", "Counterexamples, from the repository's root:", ""]
+        text += [f"- {r.item.name}: `{gtkwave(r.waves, ROOT)}`" for r in cexes]
+    (out_dir / "formal.md").write_text("\n".join(text) + "\n")
+    print()
+    print("\n".join(rows))
+    print()
+    for r in failures:
+        print(f"FAIL {r.item.name}: {r.result}" + (f": {r.note}" if r.note else "") +
+              (f"\n  waves: {gtkwave(r.waves)}" if r.waves else ""))
+    print(f"formal: {line}")
+    print(f"table: {out_dir / 'formal.md'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+#include "gtkw_command.h"
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "cli_parse.h"
+#include "gtkw.h"
+#include "observation.h"
+
+namespace fs = std::filesystem;
+
+namespace creditloop {
+
+int run_gtkw(const std::vector<std::string>& args) {
+    std::string waves, scope, check, signal, policy = "batch";
+    uint64_t cycle = 0, first_cycle = 0;
+    LinkConfig config;
+    CLI::App app{"The GTKWave save file for waves of a credit_link that creditloop did not simulate (a formal "
+                 "counterexample): the layout of a simulation failure's, marker and story group on the violation.",
+                 "creditloop gtkw"};
+    app.add_option("--waves", waves, "the waves (.vcd or .fst); the save file goes beside them, .gtkw")->required();
+    app.add_option("--scope", scope, "where the link's observed signals sit in the waves (e.g. top.dut.u_formal)")
+        ->required();
+    // The configuration sets the signals' widths in the save file ($clog2(B + 1) for a count, W
+    // for a payload) and its title (LinkConfig::key()).
+    app.add_option("--L", config.stages, "stages each way")
+        ->check(whole_number(1, kMaxStages, " (stages each way)"))->capture_default_str();
+    app.add_option("--B", config.buffer_slots, "receiver slots = credits")
+        ->check(whole_number(1, kMaxBufferSlots, " (receiver slots)"))->capture_default_str();
+    app.add_option("--K", config.batch, "return batch (at most B)")
+        ->check(whole_number(1, kMaxBufferSlots, " and at most B (return batch)"))->capture_default_str();
+    app.add_option("--W", config.payload_bits, "payload bits")
+        ->check(whole_number(1, kMaxPayloadBits, " (payload bits)"))->capture_default_str();
+    app.add_option("--sync", config.sync_stages, "synchroniser stages on the return path")
+        ->check(whole_number(0, kMaxSyncStages, " (synchroniser stages on the return path)"));
+    app.add_option("--free-delay", config.free_delay, "cycles from a pop to its slot being freed")
+        ->check(whole_number(0, kMaxFreeDelay, " (cycles from pop to the slot being freed)"));
+    app.add_option("--policy", policy, "batch | hybrid")->check(one_of({"batch", "hybrid"}, "a return policy"))
+        ->capture_default_str();
+    app.add_option("--low", config.low_credits, "hybrid: LOW")
+        ->check(whole_number(0, kMaxBufferSlots, " and at most B (hybrid: sender-low threshold)"));
+    app.add_option("--idle", config.idle_cycles, "hybrid: IDLE")
+        ->check(whole_number(1, kMaxIdleCycles, " (hybrid: cycles without reverse traffic)"));
+    app.add_option("--timeout", config.flush_timeout, "TIMEOUT (0: none)")
+        ->check(whole_number(0, kMaxFlushTimeout, " (0: no flush timeout)"));
+    add_flag(app, "--recovery", config.recovery, "RECOVERY = 1: cumulative credit updates");
+    app.add_option("--total-bits", config.total_bits, "recovery: TOTAL_BITS")->check(whole_number(1, kMaxTotalBits));
+    app.add_option("--resend", config.resend_period, "recovery: RESEND")->check(whole_number(1, kMaxResendPeriod));
+    auto* check_option = app.add_option("--check", check, "the check that failed, as the scoreboards name it "
+                                                          "(conservation.total, conservation.overflow, ...)");
+    auto* cycle_option = app.add_option("--cycle", cycle, "the cycle it failed in (cycle t is drawn from 10t)")
+                             ->check(whole_number(0, 1000000000000LL));
+    app.add_option("--signal", signal, "the observed signal it names (link.rx.overflow, ...)");
+    app.add_option("--first-cycle", first_cycle, "the first cycle the waves hold")
+        ->check(whole_number(0, 1000000000000LL))->capture_default_str();
+    ParseError error;
+    if (!parse_command(app, args, error)) return parse_failed(error);
+
+    auto bad = [](const std::string& message) {
+        std::cerr << "creditloop: " << message << "\n";
+        return 2;
+    };
+    config.policy = policy == "hybrid" ? ReturnPolicy::hybrid : ReturnPolicy::batch;
+    if (auto problem = validate(config)) return bad(*problem);
+    if (check_option->count() != cycle_option->count())
+        return bad("--check and --cycle go together: the violation the marker shows, and its cycle");
+    if (!signal.empty() && !lookup_signal(signal))
+        return bad("--signal " + signal + " is not an observed signal (link.sender.credits, link.rx.overflow, ...)");
+    if (!fs::is_regular_file(waves)) return bad("--waves " + waves + ": no such file");
+    if (check_option->count() && cycle < first_cycle)
+        return bad("--cycle " + std::to_string(cycle) + " is before --first-cycle " + std::to_string(first_cycle));
+
+    std::optional<Violation> violation;
+    if (check_option->count()) violation = Violation{cycle, check, signal, "", "", ""};
+    const std::string save = write_gtkw(waves, config, scope, violation ? &*violation : nullptr, first_cycle);
+    if (save.empty()) {
+        std::cerr << "creditloop: cannot write the save file beside " << waves << "\n";
+        return 3;
+    }
+    std::cout << "waves: gtkwave " << waves << " " << save << "\n";
+    return 0;
+}
+
+}  // namespace creditloop
