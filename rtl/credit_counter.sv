@@ -27,6 +27,7 @@
 // Covers (named for a --coverage-user report):
 //   cover_credits_zero         the sender has no credit left.
 //   cover_credits_zero_to_one  a credit comes back to an empty counter (0 -> 1).
+//   cover_credits_one_to_zero  the last credit is spent and none comes back (1 -> 0).
 //   cover_credits_back_to_full the count climbs back to the grant.
 //   cover_send_and_return      a send and a credit return in the same cycle.
 //   cover_send_blocked         the source offers a flit and no credit lets it go.
@@ -80,6 +81,8 @@ module credit_counter #(
       credits == '0);
   cover_credits_zero_to_one: cover property (@(posedge clk) disable iff (!rst_n)
       credits == '0 && next_credits == (CW + 1)'(1));
+  cover_credits_one_to_zero: cover property (@(posedge clk) disable iff (!rst_n)
+      credits == CW'(1) && next_credits == '0);
   cover_credits_back_to_full: cover property (@(posedge clk) disable iff (!rst_n)
       credits != init_credits && next_credits == {1'b0, init_credits});
   cover_send_and_return: cover property (@(posedge clk) disable iff (!rst_n)

@@ -20,6 +20,8 @@
 // Covers (named for a --coverage-user report):
 //   cover_full_batch_returned     a batch of K credits is returned.
 //   cover_partial_batch_flushed   a flush with 1 .. K - 1 credits pending (only when K > 1).
+//   g_returned[n].cover_returned  n credits returned at once, for every n in 1 .. K (n < K only
+//                                 by a flush; one cover per size, named by the loop's index).
 module credit_return #(
   parameter int B = 4,
   parameter int K = 1
@@ -81,6 +83,10 @@ module credit_return #(
   if (K > 1) begin : g_partial
     cover_partial_batch_flushed: cover property (@(posedge clk) disable iff (!rst_n)
         flush && pending_total != '0 && int'(pending_total) < K);
+  end
+  for (genvar n = 1; n <= K; n++) begin : g_returned
+    cover_returned: cover property (@(posedge clk) disable iff (!rst_n)
+        int'(returned) == n);
   end
   /* verilator lint_on SYNCASYNCNET */
 `endif

@@ -18,6 +18,7 @@
 // Covers (named for a --coverage-user report):
 //   cover_buffer_full              all B slots hold a flit.
 //   cover_buffer_full_to_one_free  a full buffer pops without a push: one slot free next cycle.
+//   cover_buffer_empty_to_one      a flit arrives at an empty buffer.
 module rx_buffer #(
   parameter int B     = 4,
   parameter int WIDTH = 32
@@ -85,6 +86,8 @@ module rx_buffer #(
       occupancy == CW'(B));
   cover_buffer_full_to_one_free: cover property (@(posedge clk) disable iff (!rst_n)
       occupancy == CW'(B) && pop && !write);
+  cover_buffer_empty_to_one: cover property (@(posedge clk) disable iff (!rst_n)
+      occupancy == '0 && write);
   /* verilator lint_on SYNCASYNCNET */
 `endif
 endmodule

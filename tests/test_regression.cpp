@@ -95,7 +95,7 @@ TEST_CASE("the regression lists every seed configuration and the random matrix",
         REQUIRE(reseeded[i].channels);
         CHECK(reseeded[i].channels->seed == 2);
     }
-    CHECK(channel_cases == 30);   // chi, pcie, ib, 3 with faults, 8 random links, 6 + 10 seed rows on one channel
+    CHECK(channel_cases == 33);   // chi, pcie, ib, 4 with faults, 2 head-of-line, 8 random links, 6 + 10 seed rows on one channel
     CHECK(channel_run_arguments(*cases.back().channels) != channel_run_arguments(*reseeded.back().channels));
 }
 

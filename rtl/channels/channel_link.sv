@@ -137,6 +137,23 @@
 //   and on the shared path: a_one_update_per_cycle, a_shared_sends_when_wanted (a pool wants an
 //   update: one goes).
 // (Each lane's rx_buffer and each pipeline assert their own contracts; see their headers.)
+// Covers (named for a --coverage-user report), per pool p (g_pool_covers[p]):
+//   cover_pool_zero                   the pool has no credit left.
+//   cover_pool_zero_to_one            a credit comes back to the empty pool (0 -> 1).
+//   cover_pool_one_to_zero            the pool's last credit is taken and none comes back (1 -> 0).
+//   cover_pool_exhausted_other_sends  the pool is empty while a flit of another pool goes on the
+//                                     link (the other channels are not blocked by it).
+//   g_batch.cover_pool_batch_returned a batch of K_p credits is released (K_p > 1).
+//   g_recovery.cover_pool_update_refused, g_recovery.cover_pool_resend  (RECOVERY = 1) an update
+//                                     refused by the credit limit; a resend carrying nothing new.
+//   g_shared.cover_pool_waits_for_return  (SHARED_RET = 1) credits wait for the shared path.
+// per channel c (g_channel_covers[c]):
+//   cover_channel_granted             its head packet is granted.
+//   cover_channel_blocked             it has a packet but not all its credits.
+//   cover_channel_waits_for_packet    it is eligible while another packet holds the link.
+//   cover_channel_multi_flit          a packet of several flits is granted.
+//   g_split.cover_channel_header_only (header/data) a packet of a header and no data.
+// and cover_contention: two or more channels eligible in a cycle with a grant.
 // The forward and return paths reuse rtl/pipeline.sv: the same stage semantics as credit_link
 // (a value presented in t leaves in t + L, reset clears every stage to 0, a stage of zeros carries
 // nothing), and its in-order checker comes with it. The lanes reuse rtl/rx_buffer.sv for the
@@ -846,6 +863,53 @@ module channel_link #(
         else $error("channel_link: the shared return path sends when a pool wants an update: wanted %0b, none sent", due);
     end
   end
+
+  // ---- covers (named for a --coverage-user report; listed in the header), per pool and per
+  // channel. Each lane's rx_buffer covers its own full and full-to-one-free states.
+  logic [NPOOL-1:0] send_pool;   // the pool of the flit on the link (none: 0)
+  assign send_pool = send ? pool_of_lane(send_lane) : '0;
+  for (genvar p = 0; p < NPOOL; p++) begin : g_pool_covers
+    logic [17:0] next_credits;   // the pool's count after this cycle's edge
+    assign next_credits = 18'(credits[p]) - 18'(taken[p]) + 18'(credits_arriving[p]);
+    cover_pool_zero: cover property (@(posedge clk) disable iff (!rst_n)
+        credits[p] == '0);
+    cover_pool_zero_to_one: cover property (@(posedge clk) disable iff (!rst_n)
+        credits[p] == '0 && next_credits == 18'd1);
+    cover_pool_one_to_zero: cover property (@(posedge clk) disable iff (!rst_n)
+        credits[p] == 16'd1 && next_credits == '0);
+    cover_pool_exhausted_other_sends: cover property (@(posedge clk) disable iff (!rst_n)
+        credits[p] == '0 && send && !send_pool[p]);
+    if (pool_k(p) > 1) begin : g_batch
+      cover_pool_batch_returned: cover property (@(posedge clk) disable iff (!rst_n)
+          int'(released[p]) == pool_k(p));
+    end
+    if (RECOVERY == 1) begin : g_recovery
+      cover_pool_update_refused: cover property (@(posedge clk) disable iff (!rst_n)
+          update_refused[p]);
+      cover_pool_resend: cover property (@(posedge clk) disable iff (!rst_n)
+          return_message[p] && credits_returned[p] == '0);
+    end
+    if (SHARED_RET == 1) begin : g_shared
+      cover_pool_waits_for_return: cover property (@(posedge clk) disable iff (!rst_n)
+          waiting[p] != '0);
+    end
+  end
+  for (genvar c = 0; c < NCH; c++) begin : g_channel_covers
+    cover_channel_granted: cover property (@(posedge clk) disable iff (!rst_n)
+        grant[c]);
+    cover_channel_blocked: cover property (@(posedge clk) disable iff (!rst_n)
+        have[c] && !eligible[c]);
+    cover_channel_waits_for_packet: cover property (@(posedge clk) disable iff (!rst_n)
+        eligible[c] && in_packet);
+    cover_channel_multi_flit: cover property (@(posedge clk) disable iff (!rst_n)
+        grant[c] && rest_flits[c] != '0);
+    if (ch_split(c)) begin : g_split
+      cover_channel_header_only: cover property (@(posedge clk) disable iff (!rst_n)
+          grant[c] && rest_flits[c] == '0);
+    end
+  end
+  cover_contention: cover property (@(posedge clk) disable iff (!rst_n)
+      grant != '0 && !$onehot(eligible));
   /* verilator lint_on SYNCASYNCNET */
 `endif
 endmodule

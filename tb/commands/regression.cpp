@@ -20,6 +20,7 @@
 #include "channel_gtkw.h"
 #include "channel_library.h"
 #include "channels_command.h"
+#include "coverage_report.h"
 #include "dut_library.h"
 #include "own_link.h"
 #include "port_map.h"
@@ -241,7 +242,8 @@ std::string rerun_arguments(const RegressionCase& c, const RegressCommand& comma
 }
 
 bool write_junit(const std::string& path, const std::vector<RegressionCase>& cases,
-                 const std::vector<CaseOutcome>& outcomes, const RegressCommand& command, const std::string& program) {
+                 const std::vector<CaseOutcome>& outcomes, const RegressCommand& command, const std::string& program,
+                 const CoverageTally& coverage) {
     size_t failures = 0;
     double total = 0.0;
     for (const auto& o : outcomes) {
@@ -263,7 +265,15 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
         p.append_attribute("name") = name;
         p.append_attribute("value") = value.c_str();
     };
-    property(suite.append_child("properties"), "seed", std::to_string(command.seed));
+    auto suite_properties = suite.append_child("properties");
+    property(suite_properties, "seed", std::to_string(command.seed));
+    // The functional coverage totals; every bin with its count is in the JSON named here.
+    property(suite_properties, "coverage.bins_hit", std::to_string(coverage.hit()));
+    property(suite_properties, "coverage.bins_total", std::to_string(coverage.total()));
+    std::string unhit;
+    for (const auto& name : coverage.unhit()) unhit += (unhit.empty() ? "" : " ") + name;
+    property(suite_properties, "coverage.bins_unhit", unhit);
+    property(suite_properties, "coverage.file", fs::path(coverage_json_path(path)).filename().string());
     for (size_t i = 0; i < cases.size(); ++i) {
         const auto& c = cases[i];
         const auto& o = outcomes[i];
@@ -319,6 +329,16 @@ int run_regression(const RegressCommand& command, const std::string& program,
 
     DutSources sources = DutSources::from_environment();
     sources.fst = command.fst;
+#ifdef CREDITLOOP_COVERAGE
+    // A code-coverage build (make coverage, docs/coverage.md): every run's DUT writes its counts
+    // under $CREDITLOOP_COVERAGE_DIR (by default <build>/coverage_data). The SystemC harness is
+    // not instrumented, and its cases repeat C++ runs: they are left out.
+    const std::string coverage_dir = (fs::path(sources.build_root) / "coverage_data").string();
+    setenv("CREDITLOOP_COVERAGE_DIR", coverage_dir.c_str(), 0);
+    std::error_code coverage_ec;
+    fs::create_directories(std::getenv("CREDITLOOP_COVERAGE_DIR"), coverage_ec);
+    cases.erase(std::remove_if(cases.begin(), cases.end(), [](const RegressionCase& c) { return c.systemc; }), cases.end());
+#endif
     if (!command.rtl_dir.empty()) {
         std::vector<std::string> warnings;
         const std::string problem = fs::path(command.rtl_dir).extension() == ".json"
@@ -517,12 +537,26 @@ int run_regression(const RegressCommand& command, const std::string& program,
     }
     if (command.waves) std::cout << "\nwaves of every test under " << command.waves_dir << "/\n";
 
-    if (!write_junit(command.junit, cases, outcomes, command, program)) {
-        std::cerr << "creditloop regress: cannot write " << command.junit << ": check the directory is writable\n";
+    // Functional coverage over every run (docs/coverage.md): a SystemC case repeats its C++ run
+    // and is not counted twice; a case that could not run adds nothing.
+    CoverageTally coverage;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const auto& o = outcomes[i];
+        if (cases[i].systemc) continue;
+        if (o.channels) coverage.add(o.channels->coverage);
+        else if (!cases[i].channels && o.result.cycles != 0) coverage.add(o.result.coverage);
+    }
+    const std::string coverage_file = coverage_json_path(command.junit);
+    std::cout << "\n" << coverage_summary(coverage);
+
+    if (!write_junit(command.junit, cases, outcomes, command, program, coverage) ||
+        !write_coverage_json(coverage_file, coverage)) {
+        std::cerr << "creditloop regress: cannot write " << command.junit << " or " << coverage_file
+                  << ": check the directory is writable\n";
         return 3;
     }
     std::cout << "\n" << (cases.size() - failed) << " passed, " << failed << " failed (JUnit: " << command.junit
-              << ")\n";
+              << ", coverage: " << coverage_file << ")\n";
     return failed ? 1 : 0;
 }
 

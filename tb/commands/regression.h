@@ -24,6 +24,9 @@ struct RegressionCase {
     std::vector<std::string> expect_caught;
 };
 
+// What the random matrix never builds or does (docs/coverage.md): a synchroniser and a late
+// free, the batch policy's timeout, the hybrid with LOW = B, one-sided resets (must be caught).
+std::vector<RegressionCase> corner_cases(uint64_t seed);
 // Faults on the return path (docs/recovery.md): runs with recovery that must pass, and runs
 // without it that must be caught.
 std::vector<RegressionCase> fault_cases(uint64_t seed);

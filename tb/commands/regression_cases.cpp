@@ -114,8 +114,72 @@ std::vector<RegressionCase> regression_cases(uint64_t seed) {
         {"random/L4_B12_K4_hybrid", "systemc/random_L4_B12_K4_hybrid"},
     };
     for (const auto& [from, name] : systemc_cases) cases.push_back(with_systemc(from, name));
+    for (auto& c : corner_cases(seed)) cases.push_back(std::move(c));
     for (auto& c : fault_cases(seed)) cases.push_back(std::move(c));
     for (auto& c : channel_cases(seed)) cases.push_back(std::move(c));
+    return cases;
+}
+
+std::vector<RegressionCase> corner_cases(uint64_t seed) {
+    // What the matrix never builds or does (docs/coverage.md: the bins, covers and RTL lines these
+    // reach): a synchroniser and a late free on the loop (one with recovery, its resend waiting
+    // behind reverse traffic), the batch policy's flush timeout alone, every batch size of K = 12,
+    // the hybrid with LOW = B (always low), and one end reset alone mid-traffic, which must be
+    // caught (seed 004's one-sided reset; the RTL still agrees with the model).
+    std::vector<RegressionCase> cases;
+    std::string error;
+    const auto add = [&](const std::string& name, LinkConfig config, const std::string& traffic, DrainSpec drain) {
+        RegressionCase c;
+        c.name = name;
+        c.spec.config = config;
+        c.spec.cycles = 20000;
+        c.spec.stimulus.seed = seed * 1000 + 500 + cases.size();
+        c.spec.stimulus.traffic = *parse_traffic(traffic, error);
+        c.spec.stimulus.drain = drain;
+        cases.push_back(std::move(c));
+        return &cases.back().spec;
+    };
+    LinkConfig late{3, 10, 2, 32};
+    late.sync_stages = 2;
+    late.free_delay = 3;
+    RunSpec* spec = add("late/L3_B10_K2_sync2_free3", late, "bernoulli:0.8", DrainSpec{DrainKind::random_stalls, 1, 0.2});
+    spec->stimulus.flush_probability = 0.05;
+    spec->stimulus.reverse_load = 0.2;
+    spec->stimulus.reset_every = 4999;
+    LinkConfig late_recovery{2, 6, 1, 32};
+    late_recovery.sync_stages = 1;
+    late_recovery.free_delay = 1;
+    late_recovery.recovery = true;
+    late_recovery.total_bits = 4;
+    late_recovery.resend_period = 8;
+    spec = add("late/L2_B6_sync1_free1_recovery", late_recovery, "bursts:8:8", DrainSpec{DrainKind::every_nth, 1, 0.0});
+    spec->faults.drop_probability = 0.02;
+    spec->stimulus.reverse_load = 0.3;   // a periodic resend that must wait for a free slot
+    LinkConfig timeout{3, 8, 4, 32};
+    timeout.flush_timeout = 6;
+    add("policy/L3_B8_K4_batch_timeout6", timeout, "bursts:3:20", DrainSpec{DrainKind::random_stalls, 1, 0.1});
+    // Every batch size 1 .. K returned (credit_return's covers), with K = B = 12 and flushes.
+    spec = add("policy/L4_B12_K12_flush", LinkConfig{4, 12, 12, 32}, "bernoulli:0.9", DrainSpec{DrainKind::every_nth, 1, 0.0});
+    spec->stimulus.flush_probability = 0.1;
+    LinkConfig always_low{2, 4, 2, 32};
+    always_low.policy = ReturnPolicy::hybrid;
+    always_low.low_credits = 4;
+    always_low.idle_cycles = 3;
+    spec = add("policy/L2_B4_K2_hybrid_low4", always_low, "bernoulli:0.6", DrainSpec{DrainKind::random_stalls, 1, 0.3});
+    spec->stimulus.reverse_load = 0.5;
+    // The sender alone: it counts B again while credits are on their way back, so its count
+    // climbs past B; B = 8 leaves its 4-bit counter room for them (with B = 7 the RTL's 3 bits
+    // wrap where the model counts on, and lockstep rightly differs).
+    spec = add("resets/L4_B8_sender_alone", LinkConfig{4, 8, 1, 32}, "bernoulli:0.5", DrainSpec{DrainKind::every_nth, 1, 0.0});
+    spec->cycles = 6000;
+    spec->stimulus.reset_tx_at = 1000;
+    cases.back().expect_caught = {"conservation.one_sided_reset"};
+    spec = add("resets/L3_B7_K3_receiver_alone", LinkConfig{3, 7, 3, 32}, "bernoulli:0.8",
+               DrainSpec{DrainKind::random_stalls, 1, 0.2});
+    spec->stimulus.flush_probability = 0.05;
+    spec->cycles = 6000;
+    spec->stimulus.reset_rx_at = 1000;
+    cases.back().expect_caught = {"conservation.one_sided_reset"};
     return cases;
 }
 
@@ -195,6 +259,21 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
     add("pcie_drop_one", *channel_preset("pcie"), 4000);
     cases.back().channels->faults.drop_at = 300;
     cases.back().expect_caught = {"conservation.injected_loss"};
+    // Corrupted updates with recovery: made larger by half the totals' range, each is refused by
+    // its pool's credit limit (d >= 2^(n-1) > B_p) and the link loses nothing.
+    {
+        ChannelLinkConfig config = *channel_preset("pcie");
+        config.recovery = true;
+        config.total_bits = 7;
+        config.resend_period = 16;
+        add("pcie_corrupt_recovery", config, 8000);
+        cases.back().channels->faults.corrupt_probability = 0.02;
+        cases.back().channels->faults.corrupt_add = 64;
+    }
+    // Head-of-line (seed 003, creditloop hol): channel C0's consumer stalled; with one shared
+    // pool C0's flits take every credit, with a pool each the others keep going.
+    add("hol_shared_pool", hol_config(4, 4, 4, true), 4000);
+    add("hol_pool_each", hol_config(4, 4, 4, false), 4000);
 
     // The seeds' single-channel tables on channel_link with one channel (seed 000's batches and
     // seed 001's L = 4 row): the multi-channel top must be the seeds' link when N = 1.

@@ -20,10 +20,10 @@ namespace {
 constexpr const char* kChannelContractFiles[] = {
     "tb/harness/channel_dut.h",     "cpp_models/channel_signals.def", "cpp_models/channel_observation.h",
     "cpp_models/channel_config.h",  "tb/dut/verilated_channels.cpp",  "tb/dut/channel_bank.cpp",
-    "tb/dut/channel_bank.h",        "cmake/dut/CMakeLists.txt"};
+    "tb/dut/channel_bank.h",        "cmake/dut/CMakeLists.txt",       "tb/dut/coverage_file.h"};
 
 std::string channel_stamp(const std::vector<std::string>& rtl, bool fst, const std::string& source_root) {
-    uint64_t hash = fnv1a(std::string("channels ") + (fst ? "fst" : "vcd"));
+    uint64_t hash = fnv1a(std::string("channels ") + (fst ? "fst" : "vcd") + coverage_flavour());
     for (const char* file : kChannelContractFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
     for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
     return hex(hash);

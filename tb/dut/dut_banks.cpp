@@ -16,12 +16,13 @@ namespace creditloop::dut_detail {
 
 // The files whose contents every bank's plugin depends on besides the RTL and the contract
 // files: what it compiles and what generates its sources.
-constexpr const char* kBankHarnessFiles[] = {"tb/dut/verilated_link.cpp", "tb/dut/dut_bank.cpp", "tb/dut/dut_bank.h"};
+constexpr const char* kBankHarnessFiles[] = {"tb/dut/verilated_link.cpp", "tb/dut/dut_bank.cpp", "tb/dut/dut_bank.h",
+                                             "tb/dut/coverage_file.h"};
 
 // An RTL set's stamp: its files and their contents, the harness sources, the trace format and
 // the optimisation; equal stamps build equal code.
 std::string variant_stamp(const std::vector<std::string>& rtl, bool fst, bool solo, const std::string& source_root) {
-    uint64_t hash = fnv1a(std::string(fst ? "fst" : "vcd") + (solo ? " solo" : ""));
+    uint64_t hash = fnv1a(std::string(fst ? "fst" : "vcd") + (solo ? " solo" : "") + coverage_flavour());
     for (const char* file : kDutContractFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
     for (const char* file : kBankHarnessFiles) hash = fnv1a(read_file((fs::path(source_root) / file).string()), hash);
     for (const auto& file : rtl) hash = fnv1a(file + "\n" + read_file(file), hash);
@@ -171,6 +172,7 @@ std::string compile_bank(const fs::path& dir, const DutSources& sources, const s
     std::vector<std::string> configure = {"cmake", "-S", (fs::path(sources.source_root) / "cmake" / "dut").string(),
                                           "-B", (dir / "build").string(), "-DCL_BANK_DIR=" + dir.string()};
     configure.insert(configure.end(), defines.begin(), defines.end());
+    if (*coverage_flavour()) configure.push_back("-DCL_COVERAGE=ON");   // make coverage's banks
     configure.insert(configure.end(), {"-DCL_RTL_SOURCES=" + rtl_list, "-DCL_SOURCE_ROOT=" + sources.source_root,
                                        "-DCL_RUNTIME_LIB=" + runtime_library(sources)});
     const std::string failed = "verilating " + what + " failed";

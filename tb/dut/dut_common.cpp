@@ -75,6 +75,14 @@ std::vector<std::string> core_libraries(const DutSources& sources) {
 
 std::string hex(uint64_t value) { return fmt::format("{:016x}", value); }
 
+const char* coverage_flavour() {
+#ifdef CREDITLOOP_COVERAGE
+    return " coverage";
+#else
+    return "";
+#endif
+}
+
 // Run argv with its output appended to `log` (process.h); while it runs, `status` hears how far
 // the build is ("compiling: 40 %", from CMake's "[ 40%]" lines).
 int run_logged(const std::vector<std::string>& argv, const std::string& log, const BuildStatus& status,

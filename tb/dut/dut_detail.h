@@ -28,6 +28,9 @@ std::string read_file(const std::string& path);
 // FNV-1a, 64 bits: a content stamp, not a security boundary.
 uint64_t fnv1a(const std::string& text, uint64_t hash = 0xcbf29ce484222325ull);
 std::string hex(uint64_t value);                          // 16 hex digits
+// " coverage" in a code-coverage build (CREDITLOOP_COVERAGE: banks verilated with line, toggle
+// and user coverage, make coverage), else "": part of every bank's stamp, so the two never mix.
+const char* coverage_flavour();
 std::vector<std::string> sv_files_in(const fs::path& rtl);    // *.sv, credit_link.sv first
 std::vector<std::string> rtl_files(const DutSources& sources);
 std::string runtime_library(const DutSources& sources);   // libcreditloop_vlrt.so of the main build

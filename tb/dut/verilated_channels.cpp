@@ -14,6 +14,9 @@
 #include "Vchannel_bank.h"
 #include "channel_bank_ports.h"
 #include "channel_dut.h"
+#if VM_COVERAGE
+#include "coverage_file.h"   // make coverage: each run writes its counts (docs/coverage.md)
+#endif
 
 #if CL_TRACE_FST
 #include <verilated_fst_c.h>
@@ -72,6 +75,10 @@ public:
     ~VerilatedChannels() override {
         close_trace();
         top_->final();
+#if VM_COVERAGE
+        write_coverage(*context_, std::string(kTopName) + ".creditloop_channel_bank." + channel_bank_instance(index_),
+                       fingerprint_);
+#endif
     }
 
     void reset() override {
@@ -92,6 +99,12 @@ public:
 
     void step(const ChannelInputs& in, ChannelObservation& o) override {
         drive(in);
+#if VM_COVERAGE
+        fingerprint_.add(uint64_t{in.have} | uint64_t{in.drain} << 8 | uint64_t{in.fault_drop} << 16 |
+                         uint64_t{in.fault_corrupt} << 32 | uint64_t{in.fault_add} << 48);
+        for (int c = 0; c < kMaxChannels; ++c)
+            fingerprint_.add(uint64_t{in.bytes[static_cast<size_t>(c)]} | uint64_t{in.tag[static_cast<size_t>(c)]} << 32);
+#endif
         const uint64_t base = 2 * kHalfPeriod * cycle_;
         settle(base);
         o.cycle = cycle_;
@@ -163,6 +176,9 @@ private:
     std::unique_ptr<Tracer> tracer_;
     uint64_t cycle_ = 0;
     std::optional<uint64_t> first_assertion_;
+#if VM_COVERAGE
+    RunFingerprint fingerprint_;
+#endif
 };
 
 }  // namespace

@@ -108,6 +108,7 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     ChannelSizing sizing(config, result.window_start);
     ChannelLockstep lockstep(config);
     ChannelStarvation starvation(config);
+    ChannelCoverage coverage(config);
     std::optional<ChannelFaultInjector> injector;
     if (spec.faults.any()) injector.emplace(spec.faults, config, spec.seed);
     std::vector<ChannelScoreboard*> boards = {&conservation, &data, &fairness, &sizing, &starvation};
@@ -140,6 +141,7 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
             observed = &rtl_obs;
         }
         for (ChannelScoreboard* board : boards) board->step(*observed);
+        coverage.step(*observed);
         stimulus.granted(observed->grant);
         if (injector) injector->observe(*observed);
         model.update();
@@ -174,6 +176,7 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
         result.pools.push_back({pool_name(config, lay, p), lay.pool_credits[p], sizing.pool_throughput(p),
                                 sizing.measured_round_trip(p)});
     result.longest_wait = fairness.longest_wait();
+    result.coverage = coverage.counts();
     if (injector) {
         result.faults = injector->injected();
         result.return_messages = injector->messages();

@@ -17,6 +17,7 @@
 #include "channel_config.h"
 #include "channel_dut.h"
 #include "channel_observation.h"
+#include "coverage.h"
 #include "faults.h"
 #include "link_run.h"
 #include "stimulus.h"
@@ -82,6 +83,7 @@ struct ChannelRunResult {
     std::optional<uint64_t> rtl_assertion_cycle;
     std::vector<InjectedFault> faults;  // every fault injected, in order
     uint64_t return_messages = 0;       // messages that reached the sender, all pools
+    ChannelBinCounts coverage{};        // the functional coverage bins the run hit (coverage.h)
     bool passed = false;
     const Violation* first_violation() const { return violations.empty() ? nullptr : &violations.front(); }
 };

@@ -95,6 +95,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     LockstepScoreboard lockstep;
     lockstep.compare_only(spec.lockstep_signals);
     StarvationScoreboard starvation(spec.config);
+    LinkCoverage coverage(spec.config);
     std::optional<FaultInjector> injector;
     if (spec.faults.any()) injector.emplace(spec.faults, spec.config, spec.stimulus.seed);
     // Lockstep last: on a shared cycle, the checks that need no model say first what went wrong.
@@ -140,6 +141,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
         data.step(*checked);
         sizing.step(*checked);
         starvation.step(*checked);
+        coverage.step(*checked);
         if (injector) injector->observe(*checked);
         if (dut) lockstep.step(*checked);
         if (log_cycles) {
@@ -204,6 +206,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     result.longest_starvation = starvation.longest_starvation();
     result.starvation_bound = starvation_bound(spec.config);
     result.refused_injected = starvation.refused_injected();
+    result.coverage = coverage.counts();
     result.closed_form_round_trip = round_trip_cycles(spec.config);
     result.full_rate_buffer = full_rate_buffer(result.closed_form_round_trip, spec.config.batch);
     result.predicted_throughput =

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "coverage.h"
 #include "link_config.h"
 #include "faults.h"
 #include "link_dut.h"
@@ -87,6 +88,7 @@ struct RunResult {
     uint64_t longest_starvation = 0;        // cycles (the watchdog's condition), whatever the bound
     int starvation_bound = 0;
     uint64_t refused_injected = 0;          // updates refused because a fault corrupted them
+    LinkBinCounts coverage{};               // the functional coverage bins the run hit (coverage.h)
     bool passed = false;
 };
 
