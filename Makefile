@@ -7,6 +7,9 @@
 #   make test    every test through CTest: the regression, mutants, SystemC, Catch2 (ctest -L <tag>)
 #   make test-fast  the tests that need no verilation (model, scoreboards, CLI, bad input), < 30 s
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
+#   make mutation generated mutants (yosys mutate): a mutation score, every survivor classified
+#   make formal  the proof (yosys): conservation, no overflow, no send at zero over a parameter grid
+#   make coverage the regression on a coverage build (build/coverage): line, toggle and cover totals, lcov HTML
 #   make policies the return-policy table: throughput and credit messages per flit under reverse load
 #   make bench   speed: harness, model, SystemC against Icarus, Verilator --timing, Python (< 5 min)
 #   make timing  the RTL-change loop timed on fresh clones: make sim cold / edited / unchanged, CI
@@ -31,12 +34,12 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all configure build build-cli sim test test-fast timing mutants sweep policies bench lint deps clean help
+.PHONY: all configure build build-cli sim test test-fast timing mutants mutation formal coverage sweep policies bench lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,20p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -70,6 +73,26 @@ policies: build-cli
 
 mutants: build-cli
 	$(BUILD)/creditloop mutants --seed $(SEED) --jobs $(JOBS) --waves-dir waves/mutants
+
+# Generated mutants (scripts/mutation.py): yosys's mutate pass on credit_link elaborated for each
+# stimulus set's parameters, one netlist per set of parameters, each survivor classified with
+# yosys. COUNT mutants in all; writes $(BUILD)/mutation/mutation.md. CTest runs its CI subset.
+COUNT ?= 120
+mutation: build-cli
+	@command -v yosys >/dev/null || scripts/install-deps.sh
+	python3 scripts/mutation.py --build $(BUILD) --count $(COUNT) --seed $(SEED) --jobs $(JOBS)
+
+# Code coverage (docs/coverage.md): a build tree of its own, $(BUILD)/coverage, whose banks are
+# verilated with line, toggle and user coverage; the normal build and its banks are untouched.
+coverage:
+	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
+	python3 scripts/coverage.py --build $(BUILD)/coverage --jobs $(JOBS) --seed $(SEED) $(if $(TESTS),--filter '$(TESTS)')
+
+# The proof (docs/formal.md): k-induction with yosys and yosys-smtbmc over the whole parameter
+# grid, one-sided resets and the mutants by bounded model checking; the table goes to
+# $(BUILD)/formal/formal.md, counterexamples' waves beside it. CTest runs its CI subset.
+formal: build-cli
+	python3 scripts/formal.py --build $(BUILD) --jobs $(JOBS)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Install what creditloop needs from Debian's packages: Verilator, SystemC, Catch2, spdlog, fmt,
 # CLI11 (arguments), nlohmann-json (JSON), pugixml (XML), ccache, CMake, a C++ compiler and
-# Icarus Verilog (a peer simulator); GTKWave with --optional.
+# Icarus Verilog (a peer simulator), yosys and z3 (make formal's proof); GTKWave and lcov
+# (genhtml, make coverage's HTML report) with --optional.
 #   scripts/install-deps.sh            install whatever is missing (needs root or sudo)
 #   scripts/install-deps.sh --check    only say what is missing; exit 1 if anything is
-#   scripts/install-deps.sh --optional also install gtkwave
+#   scripts/install-deps.sh --optional also install gtkwave and lcov
 set -euo pipefail
 
 required=(verilator libsystemc-dev catch2 libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev
-          ccache cmake make g++ zlib1g-dev pkg-config python3 iverilog)
-optional=(gtkwave)
+          ccache cmake make g++ zlib1g-dev pkg-config python3 iverilog yosys z3)
+optional=(gtkwave lcov)
 
 mode=install
 want=("${required[@]}")

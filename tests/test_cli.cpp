@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -147,4 +148,56 @@ TEST_CASE("creditloop speed's loops run the cycles they are timed on", "[cli][bi
     const Outcome small = cli("speed --mode seed001-cpp --B 4 --cycles 100000");
     INFO(small.out);
     CHECK(nlohmann::json::parse(small.out).at("sends") == 40000);
+}
+
+TEST_CASE("mutation --cases gives each stimulus set with the parameters of its link", "[cli][binary][mutation]") {
+    const Outcome o = cli("mutation --cases");
+    REQUIRE(o.exit_code == 0);
+    const auto cases = nlohmann::json::parse(o.out);
+    REQUIRE(cases.size() >= 2);
+    // Seed 004's loop: L = 2, B = 4, batches of one (seed 004's listing), saturating, drained every cycle.
+    const auto& seed004 = cases.at(0);
+    CHECK(seed004["name"] == "seed004");
+    CHECK(seed004["parameters"]["L"] == 2);
+    CHECK(seed004["parameters"]["B"] == 4);
+    CHECK(seed004["parameters"]["K"] == 1);
+    CHECK(seed004["run_arguments"].get<std::string>().find("--L 2 --B 4 --K 1") == 0);
+    // Every set has a companion under every input a passing run may drive, on the same link.
+    for (const auto& c : cases) {
+        const std::string name = c["name"];
+        if (name.size() > 7 && name.substr(name.size() - 7) == "_stress") continue;
+        const auto stress = std::find_if(cases.begin(), cases.end(), [&](const auto& x) { return x["name"] == name + "_stress"; });
+        INFO(name);
+        REQUIRE(stress != cases.end());
+        CHECK((*stress)["parameters"] == c["parameters"]);
+        CHECK((*stress)["run_arguments"].get<std::string>().find("--reverse-load") != std::string::npos);
+    }
+}
+
+TEST_CASE("mutation --run refuses a bad manifest in one line and writes nothing", "[cli][bad-input][binary][mutation]") {
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_manifest_" + std::to_string(::getpid()));
+    fs::create_directories(dir / "rtl");
+    const fs::path out = dir / "results.json";
+    const auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    };
+    const std::string rtl = (dir / "rtl").string();
+    for (const std::string manifest :
+         {(dir / "missing.json").string(), write("not.json", "{ netlists"), write("empty.json", "{}"),
+          write("unknown_set.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["nosuchset"], "mutants": [1]}]})"),
+          write("mixed.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["seed004", "random"], "mutants": [1]}]})"),
+          write("no_rtl.json", R"({"netlists": [{"name": "n", "rtl": "/nonexistent", "sets": ["seed004"], "mutants": [1]}]})"),
+          write("bad_id.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["seed004"], "mutants": [0]}]})")}) {
+        const Outcome o = cli("mutation --run " + manifest + " --out " + out.string());
+        INFO(manifest << " -> " << o.err);
+        CHECK(o.exit_code == 2);
+        CHECK(lines(o.err) == 1);
+        CHECK(o.err.rfind("creditloop: ", 0) == 0);
+        CHECK_FALSE(fs::exists(out));
+    }
+    const Outcome plusarg = cli("run --plusarg creditloop_mutant=1");
+    CHECK(plusarg.exit_code == 2);
+    CHECK(plusarg.err.find("starts with '+'") != std::string::npos);
+    fs::remove_all(dir);
 }

@@ -16,10 +16,12 @@ const char* const kUsage =
     "       creditloop faults [options]   lost credit messages: throughput and recovery, a Markdown table\n"
     "       creditloop regress [options]  the regression (make sim)\n"
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
+    "       creditloop mutation [options] generated mutants of credit_link (make mutation)\n"
     "       creditloop size [options]     the buffer a link needs, in bytes and credits\n"
     "       creditloop sweep [options]    throughput against B: CSV and SVG, RTL cross-checked\n"
     "       creditloop policies [options] return policies against reverse load, a Markdown table\n"
     "       creditloop speed [options]    cycles per second of one mode (make bench)\n"
+    "       creditloop gtkw [options]     the GTKWave save file for waves of your own (a formal counterexample)\n"
     "'creditloop <command> --help' lists a command's options.\n";
 
 namespace {
@@ -144,6 +146,10 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver (docs/own-rtl.md)");
     app.add_option("--return", cmd.return_file, "your own credit-return logic (rtl/credit_return.sv's ports)");
     app.add_option("--mutant", cmd.mutant, "a buggy variant from rtl/mutants/ in place of its block");
+    app.add_option("--plusarg", cmd.plusargs, "+NAME=VALUE (or +NAME) for the RTL's $value$plusargs/$test$plusargs, repeatable")
+        ->check([](const std::string& arg) {
+            return arg.size() > 1 && arg[0] == '+' ? std::string() : "a plusarg starts with '+' (+NAME=VALUE): got '" + arg + "'";
+        });
     if (!parse_command(app, args, error)) return std::nullopt;
 
     if (!traffic.empty()) {
@@ -189,8 +195,8 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
         error.message = *problem;
         return std::nullopt;
     }
-    if (cmd.model_only && !cmd.waves.empty()) {
-        error.message = "--waves needs the RTL: drop --model";
+    if (cmd.model_only && (!cmd.waves.empty() || !cmd.plusargs.empty())) {
+        error.message = "--waves and --plusarg need the RTL: drop --model";
         return std::nullopt;
     }
     if (cmd.rtl_options.any() && cmd.rtl_dir.empty()) {
@@ -238,9 +244,9 @@ std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args
 
 std::optional<std::string> systemc_refuses(const RunCommand& cmd) {
     if (cmd.model_only || !cmd.waves.empty() || !cmd.rtl_dir.empty() || !cmd.counter_file.empty() ||
-        !cmd.return_file.empty() || !cmd.mutant.empty() || !cmd.link_map.empty())
+        !cmd.return_file.empty() || !cmd.mutant.empty() || !cmd.link_map.empty() || !cmd.plusargs.empty())
         return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --rtl, "
-                           "--counter, --return, --link and --mutant (the C++ harness takes them)");
+                           "--counter, --return, --link, --mutant and --plusarg (the C++ harness takes them)");
     return std::nullopt;
 }
 

@@ -5,10 +5,12 @@
 //   creditloop faults [options]    lost credit messages: throughput and recovery against drop rate and T
 //   creditloop regress [options]   the regression behind `make sim`
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
+//   creditloop mutation [options]  generated mutants (make mutation, scripts/mutation.py)
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
 //   creditloop sweep [options]     throughput over B, model everywhere, RTL on a grid (sweep --help)
 //   creditloop policies [options]  return policies against reverse load, as a Markdown table
 //   creditloop speed [options]     one timed run for the bench (make bench)
+//   creditloop gtkw [options]      the GTKWave save file for waves of your own (scripts/formal.py)
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -26,9 +28,11 @@
 #include "block_swap.h"
 #include "dut_library.h"
 #include "gtkw.h"
+#include "gtkw_command.h"
 #include "log.h"
 #include "process.h"
 #include "mutants.h"
+#include "mutation.h"
 #include "own_link.h"
 #include "port_map.h"
 #include "policy_table.h"
@@ -153,7 +157,7 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
             std::cerr << "creditloop: " << error << "\n";
             return 3;
         }
-        dut = library->create();
+        dut = library->create(cmd.plusargs);
     }
     RunOptions options;
     options.trace_path = cmd.waves;
@@ -209,10 +213,12 @@ int main(int argc, char** argv) {
     if (sub == "sweep") return run_sweep(args, program_path(argv[0]));
     if (sub == "policies") return run_policy_table(args, program_path(argv[0]));
     if (sub == "speed") return run_speed(args);
+    if (sub == "gtkw") return run_gtkw(args);
+    if (sub == "mutation") return run_mutation(args, program_path(argv[0]));
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'hol', 'faults', 'sweep', 'size', 'policies' or 'speed' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed' or 'gtkw' (see 'creditloop --help')");
 }

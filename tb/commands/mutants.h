@@ -31,6 +31,10 @@ std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std
 // The RTL set with the mutant in place of the block it replaces.
 DutSources mutant_sources(const DutSources& base, const Mutant& mutant);
 
+// "conservation.total, lockstep": the checks that fired on the first failing cycle of a failed
+// run, and the first check of the testbench's own when only lockstep and RTL assertions did.
+std::string checks_that_fired(const RunResult& result);
+
 // The stimulus every mutant faces, in order, until one catches it.
 std::vector<RegressionCase> mutation_cases(uint64_t seed);
 

@@ -71,12 +71,29 @@ int run_capture(const std::vector<std::string>& argv, std::string& out) {
 
 namespace creditloop {
 
-StdoutToStderr::StdoutToStderr(bool active) {
-    if (!active) return;
+namespace {
+
+// Standard output onto `fd` from now on; the descriptor it had, to restore (-1: unchanged).
+int redirect_stdout(int fd) {
     std::fflush(stdout);
     std::cout.flush();
-    saved_ = ::dup(1);
-    if (saved_ >= 0) ::dup2(2, 1);
+    const int saved = ::dup(1);
+    if (saved >= 0) ::dup2(fd, 1);
+    return saved;
+}
+
+}  // namespace
+
+StdoutToStderr::StdoutToStderr(bool active, bool discard) {
+    if (!active) return;
+    if (!discard) {
+        saved_ = redirect_stdout(2);
+        return;
+    }
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null < 0) return;
+    saved_ = redirect_stdout(null);
+    ::close(null);
 }
 
 StdoutToStderr::~StdoutToStderr() {

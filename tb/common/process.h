@@ -23,10 +23,10 @@ namespace creditloop {
 
 // While alive, whatever is written to standard output (Verilator's own %Error lines for a failed
 // RTL assertion among it) goes to standard error instead, so a --json run prints one clean
-// object on stdout afterwards.
+// object on stdout afterwards; with `discard`, nowhere (runs whose verdict is all that counts).
 class StdoutToStderr {
 public:
-    explicit StdoutToStderr(bool active);
+    explicit StdoutToStderr(bool active, bool discard = false);
     ~StdoutToStderr();
     StdoutToStderr(const StdoutToStderr&) = delete;
     StdoutToStderr& operator=(const StdoutToStderr&) = delete;

@@ -29,10 +29,7 @@ std::string bank_instance_name(const LinkConfig& config, int variant) {
     return "link_" + (variant > 0 ? "v" + std::to_string(variant) + "_" : std::string()) + config.key();
 }
 
-namespace {
-
-// The parameters every top takes, as cmake/dut passed them with -G before banks.
-std::vector<std::pair<const char*, int>> parameters(const LinkConfig& c) {
+std::vector<std::pair<const char*, int>> link_parameters(const LinkConfig& c) {
     return {{"L", c.stages},
             {"B", c.buffer_slots},
             {"K", c.batch},
@@ -48,8 +45,6 @@ std::vector<std::pair<const char*, int>> parameters(const LinkConfig& c) {
             {"TOTAL_BITS", c.total_bits},
             {"RESEND", c.resend_period}};
 }
-
-}  // namespace
 
 std::string bank_top_sv(const std::vector<BankInstance>& instances, const std::vector<BankVariant>& variants) {
     std::ostringstream sv;
@@ -74,7 +69,7 @@ std::string bank_top_sv(const std::vector<BankInstance>& instances, const std::v
     for (const auto& inst : instances) {
         sv << "  credit_link_observed" << variants[inst.variant].suffix << " #(";
         const char* separator = "";
-        for (const auto& [name, value] : parameters(inst.config)) {
+        for (const auto& [name, value] : link_parameters(inst.config)) {
             sv << separator << "." << name << "(" << value << ")";
             separator = ", ";
         }

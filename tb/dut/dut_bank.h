@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "link_config.h"
@@ -32,6 +33,9 @@ struct BankInstance {
     int variant = 0;            // index into the bank's variants
     std::string name;           // the instance name, unique in the bank ("link_L4_B12_K1_W32")
 };
+
+// credit_link's Verilog parameters for `config`, in the order of its header ("L", 4), ...
+std::vector<std::pair<const char*, int>> link_parameters(const LinkConfig& config);
 
 // The instance name of `config` in variant `variant`.
 std::string bank_instance_name(const LinkConfig& config, int variant);

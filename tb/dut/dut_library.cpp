@@ -152,7 +152,11 @@ std::unique_ptr<DutLibrary> DutLibrary::load(const LinkConfig& config, const Dut
     return lib;
 }
 
-std::unique_ptr<LinkDut> DutLibrary::create() const { return std::unique_ptr<LinkDut>(create_(index_)); }
+std::unique_ptr<LinkDut> DutLibrary::create(const std::vector<std::string>& plusargs) const {
+    std::vector<const char*> argv;
+    for (const auto& arg : plusargs) argv.push_back(arg.c_str());
+    return std::unique_ptr<LinkDut>(create_(index_, static_cast<int>(argv.size()), argv.data()));
+}
 
 std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources, int jobs,
                                     const BuildStatus& status) {

@@ -47,7 +47,8 @@ public:
     static std::unique_ptr<DutLibrary> load(const LinkConfig& config, const DutSources& sources,
                                             std::string& error);
 
-    std::unique_ptr<LinkDut> create() const;
+    // A DUT of this configuration; `plusargs` ("+name=value") are its RTL's command line.
+    std::unique_ptr<LinkDut> create(const std::vector<std::string>& plusargs = {}) const;
     const LinkConfig& config() const { return config_; }
     const std::string& path() const { return path_; }
     const std::string& trace_format() const { return trace_format_; }

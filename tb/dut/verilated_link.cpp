@@ -15,6 +15,9 @@
 #include "Vbank.h"
 #include "bank_ports.h"
 #include "link_dut.h"
+#if VM_COVERAGE
+#include "coverage_file.h"   // make coverage: each run writes its counts (docs/coverage.md)
+#endif
 
 #if CL_TRACE_FST
 #include <verilated_fst_c.h>
@@ -43,7 +46,12 @@ constexpr const char* kTopName = "bank";
 
 class VerilatedLink final : public LinkDut {
 public:
-    explicit VerilatedLink(int index) : context_(std::make_unique<VerilatedContext>()), index_(index) {
+    VerilatedLink(int index, int argc, const char* const* argv)
+        : context_(std::make_unique<VerilatedContext>()), index_(index) {
+        // The RTL's plusargs: a context's own command line, so runs in one process stay apart.
+        std::vector<const char*> args{"creditloop"};
+        for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
+        context_->commandArgs(static_cast<int>(args.size()), args.data());
         context_->fatalOnError(false);   // an RTL assertion is a finding to report, not an exit
         context_->traceEverOn(true);
         top_ = std::make_unique<Vbank>(context_.get(), kTopName);
@@ -53,6 +61,13 @@ public:
     ~VerilatedLink() override {
         close_trace();
         top_->final();
+#if VM_COVERAGE
+        LinkConfig config;
+        const char* format = nullptr;
+        const char* scope = nullptr;
+        creditloop_bank_describe(index_, &config, &format, &scope);
+        write_coverage(*context_, scope, fingerprint_);
+#endif
     }
 
     void reset() override {
@@ -88,6 +103,11 @@ public:
         *p.return_busy = in.return_busy;
         *p.fault_drop = in.fault_drop;
         *p.fault_add = in.fault_add;
+#if VM_COVERAGE
+        fingerprint_.add(uint64_t{in.want_send} | uint64_t{in.drain} << 1 | uint64_t{in.flush} << 2 |
+                         uint64_t{in.return_busy} << 3 | uint64_t{in.reset_tx} << 4 | uint64_t{in.reset_rx} << 5 |
+                         uint64_t{in.fault_drop} << 6 | uint64_t{in.fault_add} << 8 | uint64_t{in.payload} << 32);
+#endif
         const uint64_t base = 2 * kHalfPeriod * cycle_;
         settle(base);
 
@@ -157,6 +177,9 @@ private:
     std::unique_ptr<Tracer> tracer_;
     uint64_t cycle_ = 0;
     std::optional<uint64_t> first_assertion_;
+#if VM_COVERAGE
+    RunFingerprint fingerprint_;
+#endif
 };
 
 }  // namespace
@@ -183,9 +206,9 @@ CREDITLOOP_EXPORT void creditloop_bank_describe(int index, creditloop::LinkConfi
     *trace_scope = scopes[index].c_str();
 }
 
-CREDITLOOP_EXPORT creditloop::LinkDut* creditloop_bank_create(int index) {
-    if (index < 0 || index >= creditloop::kBankSize) return nullptr;
-    return new creditloop::VerilatedLink(index);
+CREDITLOOP_EXPORT creditloop::LinkDut* creditloop_bank_create(int index, int argc, const char* const* argv) {
+    if (index < 0 || index >= creditloop::kBankSize || argc < 0) return nullptr;
+    return new creditloop::VerilatedLink(index, argc, argv);
 }
 
 }

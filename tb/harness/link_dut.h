@@ -36,11 +36,13 @@ public:
 
 // Plugin ABI: each shared object is a bank of instances (dut_bank.h) and exports these with C
 // linkage. describe() gives an instance's configuration, the trace format and the scope its
-// signals have in the waves; create() a LinkDut driving that instance (nullptr: no such index).
-constexpr int kDutAbiVersion = 4;
+// signals have in the waves; create() a LinkDut driving that instance (nullptr: no such index),
+// whose VerilatedContext gets `argc` plusargs ("+name=value") for the RTL's $value$plusargs /
+// $test$plusargs (argv may be null when argc is 0).
+constexpr int kDutAbiVersion = 5;
 using DutAbiVersionFn = int (*)();
 using DutBankSizeFn = int (*)();
 using DutDescribeFn = void (*)(int index, LinkConfig* config, const char** trace_format, const char** trace_scope);
-using DutCreateFn = LinkDut* (*)(int index);
+using DutCreateFn = LinkDut* (*)(int index, int argc, const char* const* argv);
 
 }  // namespace creditloop

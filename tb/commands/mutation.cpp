@@ -1,0 +1,238 @@
+#include "mutation.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "cli.h"
+#include "cli_parse.h"
+#include "dut_bank.h"
+#include "dut_library.h"
+#include "mutants.h"
+#include "parallel.h"
+#include "process.h"
+#include "progress.h"
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace creditloop {
+
+namespace {
+
+constexpr long long kMaxSeed = 0x7FFFFFFFFFFFFFFFLL;
+
+int bad_input(const std::string& message) {
+    std::cerr << "creditloop: " << message << "\n";
+    return 2;
+}
+
+// The plusarg that switches mutant <id> on in a generated netlist (scripts/mutation.py).
+std::string mutant_plusarg(int id) { return "+creditloop_mutant=" + std::to_string(id); }
+
+json cases_json(uint64_t seed) {
+    json cases = json::array();
+    for (const auto& c : mutation_cases(seed)) {
+        json parameters = json::object();
+        for (const auto& [name, value] : link_parameters(c.spec.config)) parameters[name] = value;
+        cases.push_back({{"name", c.name}, {"parameters", parameters}, {"run_arguments", run_arguments(c.spec)}});
+    }
+    return cases;
+}
+
+// One netlist: credit_link at one set of parameters, and the stimulus sets that run it.
+struct Netlist {
+    std::string name;
+    std::string rtl;
+    std::vector<const RegressionCase*> sets;
+    DutSources sources;
+};
+
+struct Verdict {
+    const Netlist* netlist = nullptr;
+    int id = 0;
+    bool caught = false;
+    std::string set;      // the stimulus set that caught it
+    uint64_t cycle = 0;
+    std::string checks;
+    std::string error;
+};
+
+// The manifest scripts/mutation.py writes: {"netlists": [{"name", "rtl": a directory holding
+// credit_link.sv, "sets": [stimulus set names, all of the netlist's parameters], "mutants": [ids]}]}.
+// One line, or "" when it is usable.
+std::string read_manifest(const std::string& path, const std::map<std::string, RegressionCase>& cases,
+                          std::vector<Netlist>& netlists, std::vector<Verdict>& runs) {
+    std::ifstream in(path);
+    if (!in) return "cannot read " + path + ": give the manifest scripts/mutation.py wrote";
+    const json manifest = json::parse(in, nullptr, false);
+    if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("netlists") || !manifest["netlists"].is_array())
+        return path + " is not a mutation manifest (a JSON object with a \"netlists\" array)";
+    netlists.reserve(manifest["netlists"].size());   // runs point into it
+    std::vector<std::vector<int>> ids;
+    for (const auto& n : manifest["netlists"]) {
+        if (!n.is_object() || !n.contains("name") || !n["name"].is_string())
+            return path + ": every netlist needs a \"name\"";
+        Netlist netlist;
+        netlist.name = n["name"];
+        if (!n.contains("rtl") || !n["rtl"].is_string() || !fs::is_directory(n["rtl"].get<std::string>()))
+            return path + ": netlist " + netlist.name + " has no \"rtl\" directory";
+        netlist.rtl = n["rtl"];
+        if (!n.contains("sets") || !n["sets"].is_array() || n["sets"].empty())
+            return path + ": netlist " + netlist.name + " has no \"sets\" of stimulus";
+        for (const auto& set : n["sets"]) {
+            if (!set.is_string() || !cases.count(set.get<std::string>()))
+                return path + ": netlist " + netlist.name + " names a stimulus set 'creditloop mutation --cases' does not list";
+            const RegressionCase& c = cases.at(set.get<std::string>());
+            if (!netlist.sets.empty() && !(c.spec.config == netlist.sets.front()->spec.config))
+                return path + ": netlist " + netlist.name + "'s stimulus sets differ in their parameters";
+            netlist.sets.push_back(&c);
+        }
+        if (!n.contains("mutants") || !n["mutants"].is_array())
+            return path + ": netlist " + netlist.name + " has no \"mutants\" array of ids";
+        ids.emplace_back();
+        for (const auto& id : n["mutants"]) {
+            if (!id.is_number_integer() || id.get<int>() < 1)
+                return path + ": netlist " + netlist.name + ": mutant ids are whole numbers from 1";
+            ids.back().push_back(id.get<int>());
+        }
+        netlists.push_back(netlist);
+    }
+    for (size_t i = 0; i < netlists.size(); ++i) {
+        Verdict none;
+        none.netlist = &netlists[i];
+        runs.push_back(none);
+        for (int id : ids[i]) {
+            Verdict v = none;
+            v.id = id;
+            runs.push_back(v);
+        }
+    }
+    return "";
+}
+
+// `program run ...` for one stimulus set on a netlist with mutant `id` switched on.
+std::string rerun(const std::string& program, const RegressionCase& set, const Netlist& netlist, int id) {
+    return program + " run " + run_arguments(set.spec) + " --rtl " + netlist.rtl + (id ? " --plusarg " + mutant_plusarg(id) : "");
+}
+
+}  // namespace
+
+int run_mutation(const std::vector<std::string>& args, const std::string& program) {
+    CLI::App app{"Generated mutants of credit_link against the mutation stimulus (the runner behind make mutation).",
+                 "creditloop mutation"};
+    bool list_cases = false;
+    std::string manifest_path;
+    std::string out_path;
+    uint64_t seed = 1;
+    int jobs = 2;
+    auto* cases_flag = app.add_flag("--cases", list_cases, "print the stimulus sets as JSON (name, parameters, run arguments)");
+    auto* run_option = app.add_option("--run", manifest_path, "run the mutants a manifest lists (scripts/mutation.py writes it)");
+    cases_flag->excludes(run_option);
+    app.add_option("--out", out_path, "with --run: write the verdicts here as JSON (default: stdout)");
+    app.add_option("--seed", seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
+    app.add_option("--jobs", jobs, "runs and builds in parallel")->check(whole_number(1, 64))->capture_default_str();
+    ParseError error;
+    if (!parse_command(app, args, error)) return parse_failed(error);
+    if (list_cases) {
+        std::cout << cases_json(seed).dump(2) << "\n";
+        return 0;
+    }
+    if (manifest_path.empty()) return bad_input("creditloop mutation: give --cases or --run MANIFEST");
+
+    std::map<std::string, RegressionCase> cases;
+    for (const auto& c : mutation_cases(seed)) cases[c.name] = c;
+    std::vector<Netlist> netlists;
+    std::vector<Verdict> runs;
+    if (auto problem = read_manifest(manifest_path, cases, netlists, runs); !problem.empty()) return bad_input(problem);
+
+    // Every netlist in one bank build; then mutant 0 (none) and each mutant of every netlist.
+    const DutSources base = DutSources::from_environment();
+    std::vector<DutBuild> builds;
+    for (auto& n : netlists) {
+        n.sources = base;
+        if (auto problem = use_rtl_directory(n.sources, n.rtl); !problem.empty()) return bad_input(problem);
+        builds.push_back({n.sets.front()->spec.config, n.sources});
+    }
+    Progress progress("creditloop mutation");
+    progress.phase("verilated netlists");
+    const auto build_errors = build_duts(builds, jobs, [&](const std::string& s) { progress.status(s); });
+    for (const auto& e : build_errors) progress.print("creditloop mutation: " + e);
+    if (!build_errors.empty()) {
+        progress.finish();
+        return 3;
+    }
+    progress.phase("mutants", runs.size());
+    {
+        const StdoutToStderr quiet(true, true);   // the RTL's own %Error lines: the verdicts say it
+        parallel_for(runs.size(), jobs, [&](size_t i) {
+            Verdict& v = runs[i];
+            std::string load_error;
+            auto library = DutLibrary::load(v.netlist->sets.front()->spec.config, v.netlist->sources, load_error);
+            if (!library) v.error = load_error;
+            for (const RegressionCase* set : v.netlist->sets) {
+                if (!library) break;
+                RunResult result;
+                {
+                    auto dut = library->create({mutant_plusarg(v.id)});
+                    result = run_link(dut.get(), set->spec);
+                }
+                if (result.passed) continue;
+                v.caught = true;
+                v.set = set->name;
+                if (!result.violations.empty()) {
+                    v.cycle = result.violations.front().cycle;
+                    v.checks = checks_that_fired(result);
+                }
+                break;
+            }
+            progress.advance();
+        });
+    }
+    progress.finish();
+
+    json out = {{"seed", seed}, {"mutants", json::array()}};
+    bool baseline_ok = true;
+    for (const auto& v : runs) {
+        const Netlist& n = *v.netlist;
+        if (v.id == 0) {
+            if (v.caught || !v.error.empty()) {
+                baseline_ok = false;
+                std::cerr << "creditloop mutation: netlist " << n.name << " fails with no mutant switched on ("
+                          << (v.error.empty() ? v.checks + " at cycle " + std::to_string(v.cycle) + " of " + v.set : v.error)
+                          << "): the netlist, not a mutant, is wrong. Rerun: "
+                          << rerun(program, v.set.empty() ? *n.sets.front() : cases.at(v.set), n, 0) << "\n";
+            }
+            continue;
+        }
+        json m = {{"netlist", n.name}, {"id", v.id}, {"caught", v.caught}};
+        if (v.caught) {
+            m["set"] = v.set;
+            m["cycle"] = v.cycle;
+            m["checks"] = v.checks;
+        }
+        if (!v.error.empty()) m["error"] = v.error;
+        m["rerun"] = json::array();
+        for (const RegressionCase* set : n.sets) {
+            m["rerun"].push_back(rerun(program, *set, n, v.id));
+            if (set->name == v.set) break;
+        }
+        out["mutants"].push_back(m);
+    }
+    if (out_path.empty()) {
+        std::cout << out.dump(2) << "\n";
+    } else {
+        const std::string partial = out_path + ".partial";
+        std::ofstream(partial) << out.dump(2) << "\n";
+        std::error_code ec;
+        fs::rename(partial, out_path, ec);
+        if (ec) return bad_input("cannot write " + out_path + ": " + ec.message());
+    }
+    return baseline_ok ? 0 : 3;
+}
+
+}  // namespace creditloop
