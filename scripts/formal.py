@@ -176,10 +176,12 @@ def grid():
 
 
 def ci_grid():
-    """The CI subset (ctest -L formal): the main grid at B = 1 and B = 4 (K 1..3), every L and
-    policy, so each block's every branch is in it, and the largest loop (L = 3, B = 8, K = 3)
-    with each policy; then the extra points but the costliest."""
-    main = [c for c in main_grid() if c.B in (1, 4) or (c.L == 3 and c.B == 8 and c.K == 3)]
+    """The CI subset (ctest -L formal): the main grid at B = 1 and at B = 4 with K = 1 and 3 (a
+    batch of one, and one that does not divide B), every L and policy, so each block's every
+    branch is in it, and the largest loop (L = 3, B = 8, K = 3) with each policy; then the extra
+    points but the costliest."""
+    main = [c for c in main_grid()
+            if c.B == 1 or (c.B == 4 and c.K in (1, 3)) or (c.L == 3 and c.B == 8 and c.K == 3)]
     return main + [c for c, in_ci in extra_points() if in_ci]
 
 
