@@ -183,7 +183,7 @@ TEST_CASE("mutation --run refuses a bad manifest in one line and writes nothing"
         return (dir / name).string();
     };
     const std::string rtl = (dir / "rtl").string();
-    for (const std::string manifest :
+    for (const std::string& manifest :
          {(dir / "missing.json").string(), write("not.json", "{ netlists"), write("empty.json", "{}"),
           write("unknown_set.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["nosuchset"], "mutants": [1]}]})"),
           write("mixed.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["seed004", "random"], "mutants": [1]}]})"),
