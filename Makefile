@@ -1,6 +1,8 @@
 # creditloop's front door: a thin layer over CMake (the build) and the creditloop CLI (the runs).
 #   make sim     the regression: every seed configuration on the RTL, plus seeded random traffic
-#                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST)
+#                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST; WAVES_DIR=<dir>)
+#                make sim RERUN=failed   only what did not pass last time (failed, interrupted, not run)
+#                make sim SHARD=2/4      one slice of the regression (a cluster's job; creditloop merge)
 #                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
 #                make sim DUT_COUNTER=<file.sv|map.json> DUT_RETURN=<file.sv>   your own blocks
 #                make sim DUT_LINK=<map.json>   a sender and receiver of your own
@@ -10,6 +12,7 @@
 #   make mutation generated mutants (yosys mutate): a mutation score, every survivor classified
 #   make formal  the proof (yosys): conservation, no overflow, no send at zero over a parameter grid
 #   make coverage the regression on a coverage build (build/coverage): line, toggle and cover totals, lcov HTML
+#   make soak    10^9 cycles of random traffic with resets in lockstep: memory flat, cycles/s
 #   make policies the return-policy table: throughput and credit messages per flit under reverse load
 #   make bench   speed: harness, model, SystemC against Icarus, Verilator --timing, Python (< 5 min)
 #   make timing  the RTL-change loop timed on fresh clones: make sim cold / edited / unchanged, CI
@@ -23,6 +26,9 @@ JOBS  ?= 2
 TESTS ?=
 SEED  ?= 1
 WAVES ?=
+WAVES_DIR ?= waves
+RERUN ?=
+SHARD ?=
 RTL   ?=
 DUT_COUNTER ?=
 DUT_RETURN  ?=
@@ -34,7 +40,7 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all configure build build-cli sim test test-fast timing mutants mutation formal coverage sweep policies bench lint deps clean help
+.PHONY: all configure build build-cli sim soak test test-fast timing mutants mutation formal coverage sweep policies bench lint deps clean help
 
 all: build
 
@@ -56,14 +62,29 @@ build: configure
 build-cli: configure
 	@cmake --build $(BUILD) -j$(JOBS) --target creditloop
 
+# RERUN=failed reruns from the last JUnit file, kept as results.previous.xml (results.xml is then the rerun's).
+ifeq ($(RERUN),failed)
+  rerun_flags := --rerun-failed $(BUILD)/results.previous.xml
+else ifneq ($(RERUN),)
+  $(error RERUN=$(RERUN): the one value is RERUN=failed)
+endif
+
 sim: build-cli
+	$(if $(rerun_flags),@test -f $(BUILD)/results.xml || { echo "make sim RERUN=failed: no $(BUILD)/results.xml yet: run make sim first" >&2; exit 2; })
+	$(if $(rerun_flags),@cp $(BUILD)/results.xml $(BUILD)/results.previous.xml)
 	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
-	  --waves-dir waves $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
+	  --waves-dir '$(WAVES_DIR)' $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
+	  $(rerun_flags) $(if $(SHARD),--shard '$(SHARD)') \
 	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') \
 	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(waves_flags)
 
 sweep: build-cli
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)
+
+# The soak (tb/commands/soak.cpp): 10^9 cycles unless CYCLES=; about two minutes.
+CYCLES ?= 1000000000
+soak: build-cli
+	$(BUILD)/creditloop soak --cycles $(CYCLES) --seed $(SEED)
 
 bench: build-cli
 	python3 scripts/bench.py --build $(BUILD)

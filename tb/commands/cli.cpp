@@ -14,7 +14,9 @@ const char* const kUsage =
     "       creditloop run --preset NAME  the multi-channel link (chi, pcie, ib), per-channel report\n"
     "       creditloop hol [options]      head-of-line table: one shared pool against a pool per channel\n"
     "       creditloop faults [options]   lost credit messages: throughput and recovery, a Markdown table\n"
-    "       creditloop regress [options]  the regression (make sim)\n"
+    "       creditloop regress [options]  the regression (make sim); --shard I/N a slice, --rerun-failed FILE\n"
+    "       creditloop merge --junit OUT SHARD.xml...  the shards of one regression, merged\n"
+    "       creditloop soak [options]     10^9 cycles of random traffic with resets, memory sampled (make soak)\n"
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
     "       creditloop mutation [options] generated mutants of credit_link (make mutation)\n"
     "       creditloop size [options]     the buffer a link needs, in bytes and credits\n"
@@ -226,11 +228,38 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run");
     app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver");
     app.add_option("--return", cmd.return_file, "your own return logic");
+    std::string shard;
+    app.add_option("--shard", shard, "I/N: only every Nth selected test from the Ith (a cluster's slice; merge them with creditloop merge)");
+    app.add_option("--rerun-failed", cmd.rerun_failed, "a JUnit file of an earlier run: only its tests that did not pass (make sim RERUN=failed)");
     if (!parse_command(app, args, error)) return std::nullopt;
     if (cmd.rtl_options.any() && cmd.rtl_dir.empty()) {
         error.message = "--incdir, --define and --file-list go with --rtl (a map names its own sources)";
         return std::nullopt;
     }
+    if (!shard.empty()) {
+        const auto slash = shard.find('/');
+        const auto whole = [](const std::string& text, int& out) {
+            if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+            out = std::stoi(text);
+            return true;
+        };
+        if (slash == std::string::npos || !whole(shard.substr(0, slash), cmd.shard) ||
+            !whole(shard.substr(slash + 1), cmd.shards) || cmd.shards < 1 || cmd.shard < 1 || cmd.shard > cmd.shards) {
+            error.message = "--shard '" + shard + "': write I/N with 1 <= I <= N (e.g. --shard 2/4)";
+            return std::nullopt;
+        }
+    }
+    return cmd;
+}
+
+std::optional<MergeCommand> parse_merge(const std::vector<std::string>& args, ParseError& error) {
+    MergeCommand cmd;
+    CLI::App app{"Merge the JUnit files (and coverage) of one regression's shards (creditloop regress --shard I/N).",
+                 "creditloop merge"};
+    app.add_option("--junit", cmd.junit, "the merged JUnit file (its coverage JSON is written beside it)")->required();
+    add_flag(app, "--force", cmd.force, "replace an existing merged file");
+    app.add_option("shards", cmd.shards, "the shards' JUnit files, every shard once")->required();
+    if (!parse_command(app, args, error)) return std::nullopt;
     return cmd;
 }
 

@@ -47,6 +47,15 @@ struct RegressCommand {
     RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
     bool list = false;
     std::string log_level = "warn";
+    int shard = 0, shards = 0;      // --shard I/N: every Nth selected test from the Ith (0: all)
+    std::string rerun_failed;       // a JUnit file: only its tests that did not pass
+};
+
+// `creditloop merge`: the JUnit files of one regression's shards, into one.
+struct MergeCommand {
+    std::string junit;                  // the merged file (its coverage JSON beside it)
+    std::vector<std::string> shards;    // the shards' JUnit files
+    bool force = false;                 // replace an existing merged file
 };
 
 struct MutantsCommand;
@@ -55,6 +64,7 @@ struct MutantsCommand;
 // (error.help: print the text and exit 0; see parse_failed()).
 std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseError& error);
 std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args, ParseError& error);
+std::optional<MergeCommand> parse_merge(const std::vector<std::string>& args, ParseError& error);
 std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args, ParseError& error);
 
 // The `creditloop run ...` arguments that reproduce `spec` exactly.

@@ -4,6 +4,7 @@
 //   creditloop hol [options]       the head-of-line table: shared pool against per-channel pools
 //   creditloop faults [options]    lost credit messages: throughput and recovery against drop rate and T
 //   creditloop regress [options]   the regression behind `make sim`
+//   creditloop merge --junit OUT SHARD.xml...  one regression's shards (--shard I/N) into one file
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
 //   creditloop mutation [options]  generated mutants (make mutation, scripts/mutation.py)
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
@@ -39,7 +40,9 @@
 #include "size_command.h"
 #include "speed.h"
 #include "sweep.h"
+#include "merge.h"
 #include "regression.h"
+#include "soak.h"
 #include "report.h"
 
 namespace fs = std::filesystem;
@@ -209,6 +212,12 @@ int main(int argc, char** argv) {
         set_log_level(cmd->log_level);
         return run_regression(*cmd, program_path(argv[0]));
     }
+    if (sub == "merge") {
+        auto cmd = parse_merge(args, error);
+        if (!cmd) return parse_failed(error);
+        return run_merge(*cmd);
+    }
+    if (sub == "soak") return run_soak(args);
     if (sub == "size") return run_size(args);
     if (sub == "sweep") return run_sweep(args, program_path(argv[0]));
     if (sub == "policies") return run_policy_table(args, program_path(argv[0]));
@@ -220,5 +229,5 @@ int main(int argc, char** argv) {
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed' or 'gtkw' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak' or 'gtkw' (see 'creditloop --help')");
 }

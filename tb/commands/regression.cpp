@@ -3,15 +3,21 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
@@ -25,6 +31,7 @@
 #include "own_link.h"
 #include "port_map.h"
 #include "gtkw.h"
+#include "interrupt.h"
 #include "log.h"
 #include "parallel.h"
 #include "process.h"
@@ -46,12 +53,42 @@ struct CaseOutcome {
     std::string gtkw;                 // its GTKWave save file
     std::string error;                // could not run at all
     double seconds = 0.0;
+    // Ctrl-C or SIGTERM (interrupt.h): a test stopped mid-run, or never started. Neither is a verdict.
+    enum class Ending { finished, interrupted, not_run } ending = Ending::finished;
+    bool disk_error = false;          // its waves could not be written (error says why)
+    bool finished() const { return ending == Ending::finished; }
     bool passed() const {
-        return error.empty() && ((channels ? channels->passed : result.passed) || caught_as_expected) &&
+        return finished() && error.empty() && ((channels ? channels->passed : result.passed) || caught_as_expected) &&
                seed_check_failure.empty();
     }
     const Violation* first_violation() const { return channels ? channels->first_violation() : result.first_violation(); }
 };
+
+// Waves are written to "<file>.part" and renamed when the run ends whole: a file under its own
+// name is always complete. An interrupted run's or a failed write's part is removed. "" when the
+// file is in place, else the write's error.
+std::string settle_waves(const std::string& waves, const std::string& trace_error, bool interrupted) {
+    std::error_code ec;
+    const std::string part = waves + ".part";
+    if (interrupted || !trace_error.empty()) {
+        fs::remove(part, ec);
+        return trace_error;
+    }
+    fs::rename(part, waves, ec);
+    return ec ? "cannot write " + waves + ": " + ec.message() : "";
+}
+
+// What a case's run tells about waves and interruptions, into its outcome.
+void note_run_end(CaseOutcome& outcome, const std::string& waves, const std::string& trace_error, bool interrupted,
+                  bool traced) {
+    if (interrupted) outcome.ending = CaseOutcome::Ending::interrupted;
+    if (!traced) return;
+    const std::string problem = settle_waves(waves, trace_error, interrupted);
+    if (!problem.empty()) {
+        outcome.error = problem;
+        outcome.disk_error = true;
+    }
+}
 
 std::string file_name_of(const std::string& test) {
     std::string out = test;
@@ -152,11 +189,13 @@ CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources,
     if (!library) return outcome;
     const std::string waves = (fs::path(command.waves_dir) / (file_name_of(c.name) + extension)).string();
     ChannelRunOptions options;
-    if (command.waves) options.trace_path = waves;
+    if (command.waves) options.trace_path = waves + ".part";
     {
         auto dut = library->create();
         outcome.channels = run_channels(dut.get(), spec, options);
     }
+    note_run_end(outcome, waves, outcome.channels->trace_error, outcome.channels->interrupted, command.waves);
+    if (!outcome.finished() || outcome.disk_error) return outcome;
     judge_caught(c, outcome.channels->passed, outcome.channels->violations, outcome);
     if (c.seed_throughput && three_decimals(outcome.channels->link_throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.channels->link_throughput) +
@@ -165,11 +204,13 @@ CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources,
         if (!outcome.passed() && !command.waves) {
             // Replay with waves around the first violation: the same cycles, bit for bit.
             const uint64_t first = outcome.channels->first_violation_cycle.value_or(0);
-            options.trace_path = waves;
+            options.trace_path = waves + ".part";
             options.trace_from = first > 200 ? first - 200 : 0;
             if (outcome.channels->first_violation_cycle) options.stop_after_violation = 20;
             auto dut = library->create();
-            run_channels(dut.get(), spec, options);
+            const ChannelRunResult replay = run_channels(dut.get(), spec, options);
+            note_run_end(outcome, waves, replay.trace_error, replay.interrupted, true);
+            if (!outcome.finished() || outcome.disk_error) return outcome;
         }
         outcome.waves = waves;
         outcome.gtkw = write_channel_gtkw(waves, spec.config, library->trace_scope(), outcome.channels->first_violation());
@@ -189,14 +230,23 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
     {
         auto dut = library->create();
         RunOptions options;
-        if (command.waves) options.trace_path = waves;
+        if (command.waves) options.trace_path = waves + ".part";
         outcome.result = run_link(dut.get(), c.spec, options);
+        note_run_end(outcome, waves, outcome.result.trace_error, outcome.result.interrupted, command.waves);
+        if (!outcome.finished() || outcome.disk_error) return outcome;
         if (command.waves) {
             outcome.waves = waves;
             outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation(), 0);
         }
     }
-    if (c.systemc) outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
+    if (c.systemc) {
+        outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
+        // Ctrl-C reaches the SystemC harness too (one process group): its death is no verdict.
+        if (!outcome.error.empty() && interrupt_requested()) {
+            outcome.ending = CaseOutcome::Ending::interrupted;
+            return outcome;
+        }
+    }
     judge_caught(c, outcome.result.passed, outcome.result.violations, outcome);
     if (c.seed_throughput && three_decimals(outcome.result.throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.result.throughput) +
@@ -206,11 +256,13 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         // nothing for waves, and the replay is the same cycles bit for bit.
         auto dut = library->create();
         RunOptions options;
-        options.trace_path = waves;
+        options.trace_path = waves + ".part";
         const uint64_t first = outcome.result.first_violation_cycle.value_or(0);
         options.trace_from = first > 200 ? first - 200 : 0;
         if (outcome.result.first_violation_cycle) options.stop_after_violation = 20;
-        run_link(dut.get(), c.spec, options);
+        const RunResult replay = run_link(dut.get(), c.spec, options);
+        note_run_end(outcome, waves, replay.trace_error, replay.interrupted, true);
+        if (!outcome.finished() || outcome.disk_error) return outcome;
         outcome.waves = waves;
         outcome.gtkw = write_gtkw(waves, c.spec.config, library->trace_scope(), outcome.result.first_violation(),
                                   options.trace_from);
@@ -241,13 +293,26 @@ std::string rerun_arguments(const RegressionCase& c, const RegressCommand& comma
     return c.channels ? channel_run_arguments(*c.channels) : run_arguments(c.spec) + dut_arguments(command);
 }
 
-bool write_junit(const std::string& path, const std::vector<RegressionCase>& cases,
-                 const std::vector<CaseOutcome>& outcomes, const RegressCommand& command, const std::string& program,
-                 const CoverageTally& coverage) {
-    size_t failures = 0;
+std::string signal_name(int signal) {
+    return signal == SIGINT ? "SIGINT (Ctrl-C)" : signal == SIGTERM ? "SIGTERM" : "signal " + std::to_string(signal);
+}
+
+// The JUnit file. Every selected test is in it: a finished one with its verdict, one stopped by
+// Ctrl-C as an error of type "interrupted", one never started as skipped. Each carries its index
+// in the whole (unsharded) selection, so shards merge back into the unsharded file's order.
+bool write_junit(const std::string& path, const std::vector<RegressionCase>& cases, const std::vector<size_t>& indices,
+                 size_t selected, const std::vector<CaseOutcome>& outcomes, const RegressCommand& command,
+                 const std::string& program, const CoverageTally& coverage) {
+    size_t failures = 0, errors = 0, skipped = 0;
     double total = 0.0;
+    // Why tests were left unrun: a signal, or a disk that filled up.
+    std::string stop_reason = interrupt_requested() ? "the regression was interrupted by " + signal_name(interrupt_signal()) : "";
+    for (const auto& o : outcomes)
+        if (o.disk_error && stop_reason.empty()) stop_reason = "the regression stopped: " + o.error;
     for (const auto& o : outcomes) {
-        failures += o.passed() ? 0 : 1;
+        failures += o.finished() && !o.disk_error && !o.passed() ? 1 : 0;
+        errors += o.ending == CaseOutcome::Ending::interrupted || o.disk_error ? 1 : 0;
+        skipped += o.ending == CaseOutcome::Ending::not_run ? 1 : 0;
         total += o.seconds;
     }
     pugi::xml_document doc;
@@ -258,7 +323,8 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
     suite.append_attribute("name") = "creditloop.sim";
     suite.append_attribute("tests") = static_cast<unsigned long long>(cases.size());
     suite.append_attribute("failures") = static_cast<unsigned long long>(failures);
-    suite.append_attribute("errors") = 0;
+    suite.append_attribute("errors") = static_cast<unsigned long long>(errors);
+    suite.append_attribute("skipped") = static_cast<unsigned long long>(skipped);
     suite.append_attribute("time") = total;
     const auto property = [](pugi::xml_node properties, const char* name, const std::string& value) {
         auto p = properties.append_child("property");
@@ -267,6 +333,10 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
     };
     auto suite_properties = suite.append_child("properties");
     property(suite_properties, "seed", std::to_string(command.seed));
+    property(suite_properties, "filter", command.filter);
+    property(suite_properties, "tests.total", std::to_string(selected));
+    if (command.shards) property(suite_properties, "shard", std::to_string(command.shard) + "/" + std::to_string(command.shards));
+    if (interrupt_requested()) property(suite_properties, "interrupted", signal_name(interrupt_signal()));
     // The functional coverage totals; every bin with its count is in the JSON named here.
     property(suite_properties, "coverage.bins_hit", std::to_string(coverage.hit()));
     property(suite_properties, "coverage.bins_total", std::to_string(coverage.total()));
@@ -285,27 +355,96 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
         auto properties = test.append_child("properties");
         property(properties, "seed", std::to_string(c.channels ? c.channels->seed : c.spec.stimulus.seed));
         property(properties, "config", c.channels ? channel_run_arguments(*c.channels) : describe(c.spec));
-        if (!o.passed()) {
+        property(properties, "index", std::to_string(indices[i]));
+        const std::string rerun = "rerun: " + program + " run " + rerun_arguments(c, command);
+        if (o.ending == CaseOutcome::Ending::interrupted) {
+            auto error = test.append_child("error");
+            error.append_attribute("type") = "interrupted";
+            error.append_attribute("message") = ("interrupted by " + signal_name(interrupt_signal())).c_str();
+            error.text() = rerun.c_str();
+        } else if (o.ending == CaseOutcome::Ending::not_run) {
+            test.append_child("skipped").append_attribute("message") = ("not run: " + stop_reason).c_str();
+        } else if (o.disk_error) {
+            auto error = test.append_child("error");
+            error.append_attribute("type") = "io";
+            error.append_attribute("message") = o.error.c_str();
+            error.text() = rerun.c_str();
+        } else if (!o.passed()) {
             std::string message = o.error;
             if (message.empty() && o.first_violation()) message = violation_line(*o.first_violation());
             if (message.empty()) message = o.seed_check_failure;
             auto failure = test.append_child("failure");
             failure.append_attribute("message") = message.c_str();
-            failure.text() = ("rerun: " + program + " run " + rerun_arguments(c, command) +
-                              "\nwaves: gtkwave " + o.waves + " " + o.gtkw)
-                                 .c_str();
+            failure.text() = (rerun + (o.waves.empty() ? "" : "\nwaves: gtkwave " + o.waves + " " + o.gtkw)).c_str();
         }
     }
     // Write beside the target and rename, so a reader never sees half a file.
     std::error_code ec;
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
     const std::string temporary = path + ".tmp";
-    if (!doc.save_file(temporary.c_str(), "  ")) return false;
+    if (!doc.save_file(temporary.c_str(), "  ")) {
+        fs::remove(temporary, ec);   // a full disk: the last complete file stays as it was
+        return false;
+    }
     fs::rename(temporary, path, ec);
     return !ec;
 }
 
+
+// The positions of --shard I/N's tests among `count` (all of them without --shard): every Nth
+// from the (I-1)th, so a shard's tests spread over the list's kinds and its builds.
+std::vector<size_t> shard_indices(size_t count, const RegressCommand& command) {
+    std::vector<size_t> out;
+    for (size_t k = 0; k < count; ++k)
+        if (!command.shards || k % command.shards == static_cast<size_t>(command.shard - 1)) out.push_back(k);
+    return out;
+}
+
+// "" when a file can be made in `dir` (made if missing), else why not.
+std::string check_writable(const std::string& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return ec.message();
+    const fs::path probe = fs::path(dir) / (".creditloop_probe." + std::to_string(::getpid()));
+    {
+        std::ofstream out(probe);
+        if (!(out << "probe")) return std::strerror(errno != 0 ? errno : EACCES);
+    }
+    fs::remove(probe, ec);
+    return {};
+}
+
 }  // namespace
+
+// The tests of an earlier JUnit file that did not pass: failed, interrupted or never run.
+std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, std::string& problem) {
+    std::set<std::string> out;
+    pugi::xml_document doc;
+    const auto parsed = doc.load_file(junit.c_str());
+    if (!parsed) {
+        problem = "cannot read " + junit + " (" + parsed.description() + "): run make sim first, or name the JUnit file to rerun from";
+        return out;
+    }
+    const auto suite = doc.child("testsuites").child("testsuite");
+    if (!suite) {
+        problem = junit + " is no JUnit file of creditloop regress (no testsuites/testsuite)";
+        return out;
+    }
+    const auto seed_property = suite.child("properties").find_child_by_attribute("property", "name", "seed");
+    if (seed_property && seed_property.attribute("value").as_ullong() != seed) {
+        problem = junit + " was run with seed " + seed_property.attribute("value").as_string() + ", this run has " +
+                  std::to_string(seed) + ": rerun with SEED=" + seed_property.attribute("value").as_string() +
+                  " (--seed), or its random tests would be others";
+        return out;
+    }
+    for (auto test : suite.children("testcase")) {
+        if (!test.child("failure") && !test.child("error") && !test.child("skipped")) continue;
+        std::string classname = test.attribute("classname").as_string();
+        if (classname.rfind("creditloop.", 0) == 0) classname = classname.substr(11);
+        out.insert(classname + "/" + test.attribute("name").as_string());
+    }
+    return out;
+}
 
 int run_regression(const RegressCommand& command, const std::string& program) {
     return run_regression(command, program, regression_cases(command.seed));
@@ -321,9 +460,31 @@ int run_regression(const RegressCommand& command, const std::string& program,
                   << "': 'creditloop regress --list' lists them\n";
         return 2;
     }
+    if (!command.rerun_failed.empty()) {
+        // make sim RERUN=failed: only what did not pass in an earlier run's JUnit file.
+        std::string problem;
+        const auto wanted = tests_to_rerun(command.rerun_failed, command.seed, problem);
+        if (!problem.empty()) {
+            std::cerr << "creditloop: " << problem << "\n";
+            return 2;
+        }
+        std::vector<RegressionCase> kept;
+        for (auto& c : cases)
+            if (wanted.count(c.name)) kept.push_back(std::move(c));
+        if (kept.empty()) {
+            std::cout << "creditloop regress: every test in " << command.rerun_failed << " passed; nothing to rerun\n";
+            return 0;
+        }
+        cases = std::move(kept);
+        std::cout << "creditloop regress: rerunning the " << cases.size() << " tests that did not pass in "
+                  << command.rerun_failed << "\n";
+    }
     if (command.list) {
-        for (const auto& c : cases)
+        const auto slice = shard_indices(cases.size(), command);
+        for (size_t k : slice) {
+            const auto& c = cases[k];
             std::cout << c.name << "  " << (c.channels ? channel_run_arguments(*c.channels) : describe(c.spec)) << "\n";
+        }
         return 0;
     }
 
@@ -445,6 +606,30 @@ int run_regression(const RegressCommand& command, const std::string& program,
             std::cout << "creditloop regress: the " << before - cases.size()
                       << " systemc/ and channels/ tests run the checkout's RTL only; skipped for yours\n";
     }
+    // A shard (--shard I/N, a cluster's job array): every Nth test of the selection, from the Ith.
+    const size_t selected = cases.size();
+    const std::vector<size_t> indices = shard_indices(selected, command);
+    if (command.shards) {
+        std::vector<RegressionCase> slice;
+        for (size_t k : indices) slice.push_back(std::move(cases[k]));
+        cases = std::move(slice);
+        std::cout << "creditloop regress: shard " << command.shard << "/" << command.shards << ": " << cases.size()
+                  << " of the " << selected << " selected tests\n";
+        if (cases.empty()) std::cout << "creditloop regress: this shard is empty (more shards than tests)\n";
+    }
+    // Where the results go must take them before any test runs, not after an hour of it.
+    for (const auto& [what, dir] : {std::pair<std::string, std::string>{"waves folder", command.waves_dir},
+                                    {"JUnit file's folder", fs::path(command.junit).parent_path().string()}}) {
+        const std::string problem = check_writable(dir.empty() ? "." : dir);
+        if (!problem.empty()) {
+            std::cerr << "creditloop regress: cannot write to the " << what << " " << (dir.empty() ? "." : dir) << ": "
+                      << problem << ": pick another (" << (what == "waves folder" ? "--waves-dir" : "--junit")
+                      << ") or make it writable\n";
+            return 2;
+        }
+    }
+    install_interrupt_handlers();
+
     std::vector<LinkConfig> configs;
     std::vector<ChannelWanted> channel_builds;
     for (const auto& c : cases)
@@ -474,6 +659,8 @@ int run_regression(const RegressCommand& command, const std::string& program,
     if (!channel_builds.empty())
         for (const auto& e : build_channel_duts(channel_builds, sources, [&](const std::string& s) { progress.status(s); }))
             build_errors.push_back(e);
+    // Ctrl-C reaches the builds' compilers too (one process group): no build failed, the run stopped.
+    if (interrupt_requested()) build_errors.clear();
     if (!build_errors.empty()) {
         progress.finish();
         for (const auto& e : build_errors) std::cerr << "creditloop regress: " << e << "\n";
@@ -487,11 +674,19 @@ int run_regression(const RegressCommand& command, const std::string& program,
     std::vector<CaseOutcome> outcomes(cases.size());
     std::atomic<size_t> done{0};
     progress.phase("tests", cases.size());
+    // A full disk stops the regression: every later test would fail the same way.
+    std::atomic<bool> disk_full{false};
     parallel_for(cases.size(), command.jobs, [&](size_t i) {
+        if (interrupt_requested() || disk_full) {
+            outcomes[i].ending = CaseOutcome::Ending::not_run;
+            return;
+        }
         outcomes[i] = run_case(cases[i], libraries, command, extension);
+        if (outcomes[i].disk_error) disk_full = true;
         progress.advance();
+        const auto& o = outcomes[i];
         progress.print("[" + std::to_string(++done) + "/" + std::to_string(cases.size()) + "] " +
-                       (outcomes[i].passed() ? "pass " : "FAIL ") + cases[i].name);
+                       (!o.finished() ? "INTERRUPTED " : o.disk_error ? "NO WAVES " : o.passed() ? "pass " : "FAIL ") + cases[i].name);
     });
     progress.finish();
 
@@ -503,9 +698,15 @@ int run_regression(const RegressCommand& command, const std::string& program,
     for (size_t i = 0; i < cases.size(); ++i) {
         const auto& c = cases[i];
         const auto& o = outcomes[i];
-        failed += o.passed() ? 0 : 1;
+        failed += o.finished() && !o.disk_error && !o.passed() ? 1 : 0;
         if (c.channels) {
             const ChannelLinkConfig& cc = c.channels->config;
+            if (!o.finished() || o.disk_error) {
+                table << pad(c.name, 34)
+                      << (o.disk_error ? "its waves could not be written" : o.ending == CaseOutcome::Ending::interrupted ? "interrupted" : "not run")
+                      << "\n";
+                continue;
+            }
             table << pad(c.name, 34)
                   << pad(std::to_string(cc.channels.size()) + (cc.channels.size() == 1 ? " channel, L" : " channels, L") +
                              std::to_string(cc.stages),
@@ -516,6 +717,15 @@ int run_regression(const RegressCommand& command, const std::string& program,
                   << (o.passed() ? (o.caught_as_expected ? "PASS (caught)" : "PASS") : "FAIL") << "\n";
             continue;
         }
+        if (!o.finished()) {
+            table << pad(c.name, 34) << pad(c.spec.config.key(), 26)
+                  << (o.ending == CaseOutcome::Ending::interrupted ? "interrupted" : "not run") << "\n";
+            continue;
+        }
+        if (o.disk_error) {
+            table << pad(c.name, 34) << pad(c.spec.config.key(), 26) << "its waves could not be written\n";
+            continue;
+        }
         table << pad(c.name, 34) << pad(c.spec.config.key(), 26) << pad(std::to_string(o.result.cycles), 8)
               << pad(three_decimals(o.result.throughput), 10) << pad(three_decimals(o.result.predicted_throughput), 11)
               << pad(c.seed_throughput.value_or("-"), 7) << (o.passed() ? (o.caught_as_expected ? "PASS (caught)" : "PASS") : "FAIL") << "\n";
@@ -524,7 +734,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
 
     for (size_t i = 0; i < cases.size(); ++i) {
         const auto& o = outcomes[i];
-        if (o.passed()) continue;
+        if (o.passed() || !o.finished() || o.disk_error) continue;
         const auto& c = cases[i];
         std::cout << "\nFAIL " << c.name << " (" << (c.channels ? c.channels->config.key() : describe(c.spec)) << ")\n";
         if (!o.error.empty()) std::cout << "  " << o.error << "\n";
@@ -542,21 +752,52 @@ int run_regression(const RegressCommand& command, const std::string& program,
     CoverageTally coverage;
     for (size_t i = 0; i < cases.size(); ++i) {
         const auto& o = outcomes[i];
-        if (cases[i].systemc) continue;
+        if (cases[i].systemc || !o.finished() || o.disk_error) continue;
         if (o.channels) coverage.add(o.channels->coverage);
         else if (!cases[i].channels && o.result.cycles != 0) coverage.add(o.result.coverage);
     }
     const std::string coverage_file = coverage_json_path(command.junit);
-    std::cout << "\n" << coverage_summary(coverage);
+    bool partial = interrupt_requested();
+    for (const auto& o : outcomes) partial = partial || o.disk_error;
+    if (partial)   // the bins a cut-short run missed say nothing: the totals only
+        std::cout << "\nfunctional coverage: " << coverage.hit() << " of " << coverage.total() << " bins hit over the "
+                  << coverage.runs() << " runs that finished (" << coverage_file << ")\n";
+    else
+        std::cout << "\n" << coverage_summary(coverage);
 
-    if (!write_junit(command.junit, cases, outcomes, command, program, coverage) ||
-        !write_coverage_json(coverage_file, coverage)) {
-        std::cerr << "creditloop regress: cannot write " << command.junit << " or " << coverage_file
-                  << ": check the directory is writable\n";
+    const bool written = write_junit(command.junit, cases, indices, selected, outcomes, command, program, coverage) &&
+                         write_coverage_json(coverage_file, coverage);
+    size_t interrupted = 0, not_run = 0;
+    std::string disk_problem;
+    for (const auto& o : outcomes) {
+        interrupted += o.ending == CaseOutcome::Ending::interrupted ? 1 : 0;
+        not_run += o.ending == CaseOutcome::Ending::not_run ? 1 : 0;
+        if (o.disk_error && disk_problem.empty()) disk_problem = o.error;
+    }
+    const size_t finished = cases.size() - interrupted - not_run;
+    if (!disk_problem.empty()) {
+        // One line: what failed, what was kept, what to do.
+        std::cerr << "creditloop regress: " << disk_problem << " (the disk is full?): stopped after " << finished << " of "
+                  << cases.size() << " tests; " << (written ? "their results are in " + command.junit : "the JUnit file could not be written either, the last complete one is kept")
+                  << "; free some space or pick another --waves-dir, then: make sim RERUN=failed\n";
         return 3;
+    }
+    if (!written) {
+        std::cerr << "creditloop regress: cannot write " << command.junit << " or " << coverage_file
+                  << " (the disk is full, or the folder is not writable): the last complete files are kept\n";
+        return 3;
+    }
+    if (interrupt_requested()) {
+        std::cout << "\ncreditloop regress: interrupted by " << signal_name(interrupt_signal()) << ": " << finished
+                  << " finished (" << failed << " failed), " << interrupted << " interrupted, " << not_run
+                  << " not run; JUnit: " << command.junit << "\n"
+                  << "  rerun what did not pass: make sim RERUN=failed  (creditloop regress --rerun-failed " << command.junit
+                  << ")\n";
+        return 128 + interrupt_signal();
     }
     std::cout << "\n" << (cases.size() - failed) << " passed, " << failed << " failed (JUnit: " << command.junit
               << ", coverage: " << coverage_file << ")\n";
+    if (failed) std::cout << "rerun what failed: make sim RERUN=failed\n";
     return failed ? 1 : 0;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ bool name_matches(const std::string& name, const std::string& pattern);
 // Runs `c` under the SystemC harness (built on demand) and compares its JSON with `cpp`, the C++
 // harness's result of the same run: "" when they agree field for field, else what differs.
 std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources);
+
+// The tests an earlier JUnit file of `creditloop regress` says did not pass (failed, interrupted,
+// not run), by name; `problem` says why none can be read (a missing file, another seed).
+std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, std::string& problem);
 
 // Runs `make sim`'s regression; returns the exit code (0 all passed, 1 a test failed, 2 bad
 // input, 3 a configuration would not build).

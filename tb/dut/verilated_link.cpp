@@ -19,13 +19,10 @@
 #include "coverage_file.h"   // make coverage: each run writes its counts (docs/coverage.md)
 #endif
 
+#include "checked_trace.h"   // VCD or FST (CL_TRACE_FST), a failed write told, not an abort
 #if CL_TRACE_FST
-#include <verilated_fst_c.h>
-using Tracer = VerilatedFstC;
 static const char* const kTraceFormat = "fst";
 #else
-#include <verilated_vcd_c.h>
-using Tracer = VerilatedVcdC;
 static const char* const kTraceFormat = "vcd";
 #endif
 
@@ -137,27 +134,28 @@ public:
 
     std::string open_trace(const std::string& path) override {
         close_trace();
-        tracer_ = std::make_unique<Tracer>();
+        tracer_ = std::make_unique<CheckedTrace>();
+        trace_path_ = path;
         // Only this instance's signals: the idle ones would fill the file with constants.
         const char* format = nullptr;
         const char* scope = nullptr;
         LinkConfig config;
         creditloop_bank_describe(index_, &config, &format, &scope);
-        tracer_->dumpvars(99, scope);
-        top_->trace(tracer_.get(), 99);
-        tracer_->open(path.c_str());
-        if (!tracer_->isOpen()) {
+        (*tracer_)->dumpvars(99, scope);
+        top_->trace(tracer_->get(), 99);
+        (*tracer_)->open(path.c_str());
+        if (!(*tracer_)->isOpen()) {
             tracer_.reset();
             return "cannot open " + path + " for writing";
         }
         return {};
     }
 
-    void close_trace() override {
-        if (!tracer_) return;
-        tracer_->flush();
-        tracer_->close();
+    std::string close_trace() override {
+        if (!tracer_) return {};
+        const std::string error = tracer_->close(trace_path_);
         tracer_.reset();
+        return error;
     }
 
     std::optional<uint64_t> first_assertion_cycle() const override { return first_assertion_; }
@@ -167,14 +165,15 @@ private:
     void settle(uint64_t time) {
         context_->time(time);
         top_->eval();
-        if (tracer_) tracer_->dump(time);
+        if (tracer_) (*tracer_)->dump(time);
     }
 
     std::unique_ptr<VerilatedContext> context_;
     std::unique_ptr<Vbank> top_;
     int index_;
     BankPorts p_{};
-    std::unique_ptr<Tracer> tracer_;
+    std::unique_ptr<CheckedTrace> tracer_;
+    std::string trace_path_;
     uint64_t cycle_ = 0;
     std::optional<uint64_t> first_assertion_;
 #if VM_COVERAGE

@@ -20,12 +20,12 @@ public:
     virtual void step(const ChannelInputs& in, ChannelObservation& out) = 0;
     // Waves from now on into `path`; "" on success, else what went wrong.
     virtual std::string open_trace(const std::string& path) = 0;
-    virtual void close_trace() = 0;
+    virtual std::string close_trace() = 0;   // as LinkDut's
     virtual std::optional<uint64_t> first_assertion_cycle() const = 0;
 };
 
 // Plugin ABI of a channel bank (one shared object, several configurations).
-constexpr int kChannelAbiVersion = 1;
+constexpr int kChannelAbiVersion = 2;
 using ChannelAbiVersionFn = int (*)();
 using ChannelBankSizeFn = int (*)();
 using ChannelDescribeFn = const char* (*)(int index);   // the configuration's key

@@ -8,6 +8,7 @@
 #include "channel_model.h"
 #include "channel_scoreboards.h"
 #include "closed_forms.h"
+#include "interrupt.h"
 
 namespace creditloop {
 
@@ -118,14 +119,24 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     bool tracing = false;
     if (dut) {
         dut->reset();
-        if (!options.trace_path.empty() && options.trace_from == 0) tracing = dut->open_trace(options.trace_path).empty();
+        if (!options.trace_path.empty() && options.trace_from == 0) {
+            result.trace_error = dut->open_trace(options.trace_path);
+            tracing = result.trace_error.empty();
+        }
     }
     ChannelObservation rtl_obs;
     std::optional<uint64_t> stop_at;
     uint64_t cycle = 0;
     for (; cycle < spec.cycles; ++cycle) {
-        if (dut && !tracing && !options.trace_path.empty() && cycle == options.trace_from)
-            tracing = dut->open_trace(options.trace_path).empty();
+        if (dut && !tracing && !options.trace_path.empty() && cycle == options.trace_from) {
+            result.trace_error = dut->open_trace(options.trace_path);
+            tracing = result.trace_error.empty();
+        }
+        // Ctrl-C: stop within a few thousand cycles (interrupt.h).
+        if ((cycle & 4095) == 0 && interrupt_requested()) {
+            result.interrupted = true;
+            break;
+        }
         ChannelInputs in = stimulus.next(cycle);
         if (injector) injector->apply(cycle, in);
         const ChannelObservation& model_obs = model.evaluate(in);
@@ -157,7 +168,8 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     result.cycles = cycle;
     for (ChannelScoreboard* board : boards) board->finish();
     if (dut) {
-        dut->close_trace();
+        const std::string error = dut->close_trace();
+        if (result.trace_error.empty()) result.trace_error = error;
         result.rtl_assertion_cycle = dut->first_assertion_cycle();
     }
 
@@ -194,7 +206,7 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     std::stable_sort(result.violations.begin(), result.violations.end(),
                      [](const Violation& a, const Violation& b) { return a.cycle < b.cycle; });
     if (!result.violations.empty()) result.first_violation_cycle = result.violations.front().cycle;
-    result.passed = result.violation_count == 0 && !result.rtl_assertion_cycle;
+    result.passed = result.violation_count == 0 && !result.rtl_assertion_cycle && !result.interrupted;
     return result;
 }
 

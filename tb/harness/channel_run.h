@@ -84,6 +84,8 @@ struct ChannelRunResult {
     std::vector<InjectedFault> faults;  // every fault injected, in order
     uint64_t return_messages = 0;       // messages that reached the sender, all pools
     ChannelBinCounts coverage{};        // the functional coverage bins the run hit (coverage.h)
+    std::string trace_error;            // the waves could not be written (a full disk)
+    bool interrupted = false;           // stopped early by Ctrl-C or SIGTERM (interrupt.h)
     bool passed = false;
     const Violation* first_violation() const { return violations.empty() ? nullptr : &violations.front(); }
 };

@@ -27,8 +27,9 @@ public:
     // Waveforms from now on into `path` (VCD or FST, as the plugin was built); an empty
     // string on success, otherwise what went wrong.
     virtual std::string open_trace(const std::string& path) = 0;
-    // Flush and close the waveform; safe to call when none is open.
-    virtual void close_trace() = 0;
+    // Flush and close the waveform; safe to call when none is open. "" when every byte was
+    // written, else what went wrong (a full disk): the file is then incomplete.
+    virtual std::string close_trace() = 0;
     // The cycle of the first failed RTL assertion ($error under --assert), if any. Verilator
     // prints that one; later ones are silenced, as the first is the one that matters.
     virtual std::optional<uint64_t> first_assertion_cycle() const = 0;
@@ -39,7 +40,7 @@ public:
 // signals have in the waves; create() a LinkDut driving that instance (nullptr: no such index),
 // whose VerilatedContext gets `argc` plusargs ("+name=value") for the RTL's $value$plusargs /
 // $test$plusargs (argv may be null when argc is 0).
-constexpr int kDutAbiVersion = 5;
+constexpr int kDutAbiVersion = 6;
 using DutAbiVersionFn = int (*)();
 using DutBankSizeFn = int (*)();
 using DutDescribeFn = void (*)(int index, LinkConfig* config, const char** trace_format, const char** trace_scope);

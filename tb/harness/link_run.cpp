@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "closed_forms.h"
+#include "interrupt.h"
 #include "conservation.h"
 #include "credit_loop_model.h"
 #include "data_integrity.h"
@@ -119,10 +120,17 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     const uint64_t window_start = spec.cycles / 2;
     std::optional<uint64_t> stop_at;
     uint64_t cycle = 0;
+    std::string result_trace_error;
+    bool interrupted = false;
     for (; cycle < spec.cycles; ++cycle) {
         if (dut && !options.trace_path.empty() && cycle == options.trace_from) {
-            const std::string error = dut->open_trace(options.trace_path);
-            if (!error.empty()) log->error("waves: {}", error);
+            result_trace_error = dut->open_trace(options.trace_path);
+            if (!result_trace_error.empty()) log->error("waves: {}", result_trace_error);
+        }
+        // Ctrl-C: stop within a few thousand cycles (the check costs nothing in between).
+        if ((cycle & 4095) == 0 && interrupt_requested()) {
+            interrupted = true;
+            break;
         }
         LinkInputs in = stimulus.next();
         if (injector) injector->apply(cycle, in);
@@ -181,10 +189,15 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     }
     set_log_cycle(std::nullopt);
     for (Scoreboard* board : boards) board->finish();
-    if (dut) dut->close_trace();
+    if (dut) {
+        const std::string error = dut->close_trace();
+        if (result_trace_error.empty()) result_trace_error = error;
+    }
     for (RunHooks* hook : options.hooks) hook->post_run();
 
     RunResult result;
+    result.trace_error = result_trace_error;
+    result.interrupted = interrupted;
     result.source = dut ? "rtl" : "model";
     result.cycles = cycle;
     result.window_start = window_start;
@@ -228,7 +241,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     std::stable_sort(result.violations.begin(), result.violations.end(),
                      [](const Violation& a, const Violation& b) { return a.cycle < b.cycle; });
     if (!result.violations.empty()) result.first_violation_cycle = result.violations.front().cycle;
-    result.passed = result.violation_count == 0;
+    result.passed = result.violation_count == 0 && !interrupted;
     return result;
 }
 

@@ -89,6 +89,8 @@ struct RunResult {
     int starvation_bound = 0;
     uint64_t refused_injected = 0;          // updates refused because a fault corrupted them
     LinkBinCounts coverage{};               // the functional coverage bins the run hit (coverage.h)
+    std::string trace_error;                // the waves could not be written (a full disk): what went wrong
+    bool interrupted = false;               // stopped early by Ctrl-C or SIGTERM (interrupt.h): not a verdict
     bool passed = false;
 };
 

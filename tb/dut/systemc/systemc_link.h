@@ -134,7 +134,7 @@ public:
     std::string open_trace(const std::string&) override {
         return "the SystemC harness writes no waves: rerun the failing command without --systemc for them";
     }
-    void close_trace() override {}
+    std::string close_trace() override { return {}; }
     std::optional<uint64_t> first_assertion_cycle() const override { return first_assertion_; }
 
 private:
