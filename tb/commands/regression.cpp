@@ -672,21 +672,43 @@ int run_regression(const RegressCommand& command, const std::string& program,
     const std::string extension = command.fst ? ".fst" : ".vcd";
     LibraryCache libraries(sources);
     std::vector<CaseOutcome> outcomes(cases.size());
-    std::atomic<size_t> done{0};
     progress.phase("tests", cases.size());
+    // Each test's verdict line is printed in the regression's order, not as tests finish, so the
+    // log is the same at any --jobs (a line waits for the tests listed before it): only the
+    // progress lines, which tell wall time, differ between two runs.
+    std::mutex verdict_mutex;
+    std::vector<char> ended(cases.size(), 0);
+    size_t next_verdict = 0;
+    const auto print_verdicts = [&] {   // under verdict_mutex
+        for (; next_verdict < cases.size() && ended[next_verdict]; ++next_verdict) {
+            const auto& o = outcomes[next_verdict];
+            if (o.ending == CaseOutcome::Ending::not_run) continue;
+            progress.print("[" + std::to_string(next_verdict + 1) + "/" + std::to_string(cases.size()) + "] " +
+                           (!o.finished() ? "INTERRUPTED " : o.disk_error ? "NO WAVES " : o.passed() ? "pass " : "FAIL ") +
+                           cases[next_verdict].name);
+        }
+    };
+    const auto end_case = [&](size_t i) {
+        std::lock_guard<std::mutex> lock(verdict_mutex);
+        ended[i] = 1;
+        print_verdicts();
+    };
     // A full disk stops the regression: every later test would fail the same way.
     std::atomic<bool> disk_full{false};
     parallel_for(cases.size(), command.jobs, [&](size_t i) {
         if (interrupt_requested() || disk_full) {
             outcomes[i].ending = CaseOutcome::Ending::not_run;
+            end_case(i);
             return;
         }
-        outcomes[i] = run_case(cases[i], libraries, command, extension);
-        if (outcomes[i].disk_error) disk_full = true;
+        CaseOutcome outcome = run_case(cases[i], libraries, command, extension);
+        if (outcome.disk_error) disk_full = true;
         progress.advance();
-        const auto& o = outcomes[i];
-        progress.print("[" + std::to_string(++done) + "/" + std::to_string(cases.size()) + "] " +
-                       (!o.finished() ? "INTERRUPTED " : o.disk_error ? "NO WAVES " : o.passed() ? "pass " : "FAIL ") + cases[i].name);
+        {
+            std::lock_guard<std::mutex> lock(verdict_mutex);
+            outcomes[i] = std::move(outcome);
+        }
+        end_case(i);
     });
     progress.finish();
 
