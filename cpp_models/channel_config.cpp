@@ -70,6 +70,24 @@ PacketCost packet_cost(const ChannelSpec& channel, int bytes) {
     return {n, n, 0};
 }
 
+namespace {
+
+// `text` fit for an error line: a byte that is not printable ASCII as \xNN.
+std::string printable(const std::string& text) {
+    std::string out;
+    for (unsigned char c : text) {
+        if (c >= 0x20 && c < 0x7f) {
+            out += static_cast<char>(c);
+        } else {
+            static const char* digits = "0123456789abcdef";
+            out += std::string("\\x") + digits[c >> 4] + digits[c & 15];
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
 std::optional<std::string> validate(const ChannelLinkConfig& config) {
     const auto bad = [](const std::string& what) { return std::optional<std::string>(what); };
     if (config.channels.empty()) return bad("no channels: describe at least one (--preset NAME or --channel name=X,credits=N)");
@@ -107,6 +125,10 @@ std::optional<std::string> validate(const ChannelLinkConfig& config) {
             return std::nullopt;
         };
         if (c.name.empty()) return bad("a channel has no name: give it one (name=REQ)");
+        // The name goes into the rerun line (--channel name=...,credits=...), the report and the
+        // waves' group names: a space, a comma or an '=' would make the rerun line another link.
+        if (c.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+            return bad("channel name '" + printable(c.name) + "': use letters, digits and _ (it is part of the rerun line)");
         if (auto e = pool("credits", c.credits, c.batch)) return e;
         if (c.split) {
             if (auto e = pool("data credits", c.data_credits, c.data_batch)) return e;

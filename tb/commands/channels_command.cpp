@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -40,6 +41,20 @@ std::string fmt_number(double v) {
     return s;
 }
 
+// A JSON number that is a whole number an int holds, or nothing. nlohmann's get<int>() would
+// convert a float with a plain cast, undefined behaviour out of int's range (fuzz_channel_file
+// found {"L": 11111111111111111122222222}), and wrap a large integer to a small one.
+std::optional<int> whole_int(const nlohmann::json& value) {
+    if (!value.is_number_integer()) return std::nullopt;
+    if (value.is_number_unsigned())
+        return value.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int>::max())
+                   ? std::optional<int>(static_cast<int>(value.get<uint64_t>()))
+                   : std::nullopt;
+    const int64_t v = value.get<int64_t>();
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) return std::nullopt;
+    return static_cast<int>(v);
+}
+
 std::string channel_text(const ChannelSpec& c) {
     std::string out = "name=" + c.name + ",credits=" + std::to_string(c.credits) + ",batch=" + std::to_string(c.batch);
     if (c.split) out += ",data=" + std::to_string(c.data_credits) + ",data_batch=" + std::to_string(c.data_batch);
@@ -56,9 +71,15 @@ std::string channel_text(const ChannelSpec& c) {
 std::string read_channel_description(const std::string& path, ChannelLinkConfig& config) {
     std::ifstream in(path);
     if (!in) return "--channels " + path + ": cannot read it (does it exist?)";
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_channel_description(text.str(), path, config);
+}
+
+std::string parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config) {
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(in);
+        j = nlohmann::json::parse(json_text);
     } catch (const nlohmann::json::exception& e) {
         return "--channels " + path + " is not JSON (" + e.what() + ")";
     }
@@ -73,7 +94,9 @@ std::string read_channel_description(const std::string& path, ChannelLinkConfig&
                 config.protocol = p == "chi" ? ChannelProtocol::chi : p == "pcie" ? ChannelProtocol::pcie
                                   : p == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
             } else if (key == "L") {
-                config.stages = value.get<int>();
+                const auto stages = whole_int(value);
+                if (!stages) return where + "L = " + value.dump() + ": a whole number of stages (1..1024)";
+                config.stages = *stages;
             } else if (key == "shared_pool") {
                 config.shared_pool = value.get<bool>();
             } else if (key == "shared_return") {
@@ -88,8 +111,11 @@ std::string read_channel_description(const std::string& path, ChannelLinkConfig&
                     std::string text;
                     for (const auto& [k, v] : ch.items()) {
                         std::string item;
-                        if (k == "bytes" && v.is_array() && v.size() == 2)
-                            item = std::to_string(v[0].get<int>()) + "-" + std::to_string(v[1].get<int>());
+                        if (k == "bytes" && v.is_array() && v.size() == 2) {
+                            const auto low = whole_int(v[0]), high = whole_int(v[1]);
+                            if (!low || !high) return where + "bytes = " + v.dump() + ": [MIN, MAX] in whole bytes";
+                            item = std::to_string(*low) + "-" + std::to_string(*high);
+                        }
                         else if (v.is_string()) item = v.get<std::string>();
                         else if (v.is_boolean()) item = v.get<bool>() ? "1" : "0";
                         else item = v.dump();
@@ -335,12 +361,17 @@ int run_channel_command(const ChannelRunCommand& cmd) {
     const DutSources base = DutSources::from_environment();
     if (!cmd.model_only) {
         if (!cmd.waves.empty()) {
-            if (fs::exists(cmd.waves) && !cmd.force) {
+            std::error_code ec;   // a path the system refuses (too long) is bad input, not an exception
+            if (fs::exists(cmd.waves, ec) && !cmd.force) {
                 std::cerr << "creditloop: --waves " << cmd.waves << " exists: add --force to overwrite it, or pick another path\n";
                 return 2;
             }
+            if (ec) {
+                std::cerr << "creditloop: --waves " << cmd.waves << ": " << ec.message() << "\n";
+                return 2;
+            }
             const fs::path parent = fs::path(cmd.waves).parent_path();
-            if (!parent.empty() && !fs::is_directory(parent)) {
+            if (!parent.empty() && !fs::is_directory(parent, ec)) {
                 std::cerr << "creditloop: --waves " << cmd.waves << ": directory " << parent.string() << " does not exist\n";
                 return 2;
             }
@@ -389,30 +420,36 @@ int run_channel_command(const ChannelRunCommand& cmd) {
 
 // ---- the head-of-line table
 
-int run_hol(const std::vector<std::string>& args) {
-    std::vector<int> channel_counts = {4, 4, 3, 2};
-    std::vector<int> credit_counts = {4, 2, 8, 3};
-    std::vector<int> stage_counts = {4, 4, 2, 4};
-    uint64_t cycles = 6000, seed = 1;
-    bool model_only = false;
-    std::string markdown;
+std::optional<HolCommand> parse_hol(const std::vector<std::string>& args, ParseError& error) {
+    HolCommand cmd;
     CLI::App app{"The head-of-line table (seed 003): the same traffic with channel 0's consumer stalled, once with "
                  "a pool per channel and once with one shared pool, against the closed forms.",
                  "creditloop hol"};
-    app.add_option("--channels", channel_counts, "channels of each setup")->check(whole_number(2, kMaxChannels))->take_all();
-    app.add_option("--credits", credit_counts, "credits per channel of each setup")->check(whole_number(1, 15))->take_all();
-    app.add_option("--L", stage_counts, "stages of each setup")->check(whole_number(1, 64))->take_all();
-    app.add_option("--cycles", cycles, "cycles per run (throughput over the second half)")
+    app.add_option("--channels", cmd.channel_counts, "channels of each setup")->check(whole_number(2, kMaxChannels))->take_all();
+    app.add_option("--credits", cmd.credit_counts, "credits per channel of each setup")->check(whole_number(1, 15))->take_all();
+    app.add_option("--L", cmd.stage_counts, "stages of each setup")->check(whole_number(1, 64))->take_all();
+    app.add_option("--cycles", cmd.cycles, "cycles per run (throughput over the second half)")
         ->check(whole_number(200, kMaxCycles))->capture_default_str();
-    app.add_option("--seed", seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
-    add_flag(app, "--model", model_only, "the golden model alone (no RTL)");
-    ParseError error;
-    if (!parse_command(app, args, error)) return parse_failed(error);
-    if (channel_counts.size() != credit_counts.size() || channel_counts.size() != stage_counts.size()) {
-        std::cerr << "creditloop: --channels, --credits and --L need one value per setup (got " << channel_counts.size()
-                  << ", " << credit_counts.size() << " and " << stage_counts.size() << ")\n";
-        return 2;
+    app.add_option("--seed", cmd.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
+    add_flag(app, "--model", cmd.model_only, "the golden model alone (no RTL)");
+    if (!parse_command(app, args, error)) return std::nullopt;
+    if (cmd.channel_counts.size() != cmd.credit_counts.size() || cmd.channel_counts.size() != cmd.stage_counts.size()) {
+        error.message = "--channels, --credits and --L need one value per setup (got " + std::to_string(cmd.channel_counts.size()) +
+                        ", " + std::to_string(cmd.credit_counts.size()) + " and " + std::to_string(cmd.stage_counts.size()) + ")";
+        return std::nullopt;
     }
+    return cmd;
+}
+
+int run_hol(const std::vector<std::string>& args) {
+    ParseError error;
+    const auto cmd = parse_hol(args, error);
+    if (!cmd) return parse_failed(error);
+    const std::vector<int>& channel_counts = cmd->channel_counts;
+    const std::vector<int>& credit_counts = cmd->credit_counts;
+    const std::vector<int>& stage_counts = cmd->stage_counts;
+    const uint64_t cycles = cmd->cycles, seed = cmd->seed;
+    const bool model_only = cmd->model_only;
     std::vector<HolRow> rows;
     std::vector<ChannelRunSpec> specs;
     for (size_t i = 0; i < channel_counts.size(); ++i) {

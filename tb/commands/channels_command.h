@@ -28,6 +28,8 @@ bool is_channel_run(const std::vector<std::string>& args);
 std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string>& args, ParseError& error);
 // Read a JSON description of the link (--channels FILE) over `config`; "" or one error line.
 std::string read_channel_description(const std::string& path, ChannelLinkConfig& config);
+// The same from the file's text (`path` names it in the errors): reads nothing, runs nothing.
+std::string parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config);
 // The `creditloop run ...` arguments that reproduce `spec` exactly.
 std::string channel_run_arguments(const ChannelRunSpec& spec);
 int run_channel_command(const ChannelRunCommand& cmd);
@@ -36,6 +38,17 @@ int run_channel_command(const ChannelRunCommand& cmd);
 std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& result);
 // The same as JSON (nlohmann), one object.
 std::string channel_json(const ChannelRunSpec& spec, const ChannelRunResult& result);
+
+// `creditloop hol`'s options: one setup per position of the three lists.
+struct HolCommand {
+    std::vector<int> channel_counts = {4, 4, 3, 2};
+    std::vector<int> credit_counts = {4, 2, 8, 3};
+    std::vector<int> stage_counts = {4, 4, 2, 4};
+    uint64_t cycles = 6000, seed = 1;
+    bool model_only = false;
+};
+// args exclude "creditloop hol". nullopt with `error` on bad input or --help (parse_failed()).
+std::optional<HolCommand> parse_hol(const std::vector<std::string>& args, ParseError& error);
 
 // `creditloop hol`: returns the exit code.
 int run_hol(const std::vector<std::string>& args);

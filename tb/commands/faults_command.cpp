@@ -62,33 +62,42 @@ RunResult run_with_tally(LinkDut* dut, const RunSpec& spec, RecoveryTally& tally
     return r;
 }
 
-int run_faults(const std::vector<std::string>& args) {
-    std::vector<double> rates = {0.0, 0.001, 0.01, 0.1};
-    std::vector<int> periods = {16, 64, 256};
-    int stages = 4, slots = 4;
-    uint64_t cycles = 20000, seed = 1;
-    std::string traffic = "bursts:10:30";
-    bool model_only = false;
+std::optional<FaultsCommand> parse_faults(const std::vector<std::string>& args, ParseError& error) {
+    FaultsCommand cmd;
     CLI::App app{"Credit messages lost on the return path (seed 003): throughput and recovery against the drop rate "
                  "and the update period T, with recovery (cumulative updates) and without, each row against its "
                  "closed form.",
                  "creditloop faults"};
-    app.add_option("--drop", rates, "drop rates")->check(probability("P", false))->take_all();
-    app.add_option("--resend", periods, "update periods T")->check(whole_number(1, kMaxResendPeriod))->take_all();
-    app.add_option("--L", stages, "stages each way")->check(whole_number(1, 64))->capture_default_str();
-    app.add_option("--B", slots, "receiver slots")->check(whole_number(1, 64))->capture_default_str();
-    app.add_option("--cycles", cycles, "cycles per run")->check(whole_number(1000, 100000000))->capture_default_str();
-    app.add_option("--seed", seed, "stimulus and fault seed")->check(whole_number(0, 0x7FFFFFFF))->capture_default_str();
-    app.add_option("--traffic", traffic, "the source (bursts leave the return path quiet between them)")->capture_default_str();
-    add_flag(app, "--model", model_only, "the golden model alone (no RTL)");
-    ParseError error;
-    if (!parse_command(app, args, error)) return parse_failed(error);
+    app.add_option("--drop", cmd.rates, "drop rates")->check(probability("P", false))->take_all();
+    app.add_option("--resend", cmd.periods, "update periods T")->check(whole_number(1, kMaxResendPeriod))->take_all();
+    app.add_option("--L", cmd.stages, "stages each way")->check(whole_number(1, 64))->capture_default_str();
+    app.add_option("--B", cmd.slots, "receiver slots")->check(whole_number(1, 64))->capture_default_str();
+    app.add_option("--cycles", cmd.cycles, "cycles per run")->check(whole_number(1000, 100000000))->capture_default_str();
+    app.add_option("--seed", cmd.seed, "stimulus and fault seed")->check(whole_number(0, 0x7FFFFFFF))->capture_default_str();
+    app.add_option("--traffic", cmd.traffic, "the source (bursts leave the return path quiet between them)")->capture_default_str();
+    add_flag(app, "--model", cmd.model_only, "the golden model alone (no RTL)");
+    if (!parse_command(app, args, error)) return std::nullopt;
     std::string message;
-    const auto pattern = parse_traffic(traffic, message);
+    const auto pattern = parse_traffic(cmd.traffic, message);
     if (!pattern) {
-        std::cerr << "creditloop: --traffic " << traffic << ": " << message << "\n";
-        return 2;
+        error.message = "--traffic " + cmd.traffic + ": " + message;
+        return std::nullopt;
     }
+    cmd.pattern = *pattern;
+    return cmd;
+}
+
+int run_faults(const std::vector<std::string>& args) {
+    ParseError error;
+    const auto cmd = parse_faults(args, error);
+    if (!cmd) return parse_failed(error);
+    const std::vector<double>& rates = cmd->rates;
+    const std::vector<int>& periods = cmd->periods;
+    const int stages = cmd->stages, slots = cmd->slots;
+    const uint64_t cycles = cmd->cycles, seed = cmd->seed;
+    const std::string& traffic = cmd->traffic;
+    const bool model_only = cmd->model_only;
+    const auto& pattern = cmd->pattern;
 
     struct Row {
         double rate;
@@ -111,7 +120,7 @@ int run_faults(const std::vector<std::string>& args) {
         }
         spec.cycles = cycles;
         spec.stimulus.seed = seed;
-        spec.stimulus.traffic = *pattern;
+        spec.stimulus.traffic = pattern;
         spec.faults.drop_probability = rate;
         return Row{rate, period, spec, {}, {}};
     };

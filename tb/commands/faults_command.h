@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "link_run.h"
+#include "parse_error.h"
 
 namespace creditloop {
 
@@ -22,6 +24,19 @@ struct RecoveryTally {
 
 // Runs `spec` on `dut` (nullptr: the model) and tallies its outages as it goes.
 RunResult run_with_tally(LinkDut* dut, const RunSpec& spec, RecoveryTally& tally);
+
+// `creditloop faults`'s options, read and checked (the defaults are the table the docs show).
+struct FaultsCommand {
+    std::vector<double> rates = {0.0, 0.001, 0.01, 0.1};
+    std::vector<int> periods = {16, 64, 256};
+    int stages = 4, slots = 4;
+    uint64_t cycles = 20000, seed = 1;
+    std::string traffic = "bursts:10:30";
+    TrafficSpec pattern;             // traffic, parsed
+    bool model_only = false;
+};
+// args exclude "creditloop faults". nullopt with `error` on bad input or --help (parse_failed()).
+std::optional<FaultsCommand> parse_faults(const std::vector<std::string>& args, ParseError& error);
 
 int run_faults(const std::vector<std::string>& args);
 

@@ -12,10 +12,16 @@ namespace fs = std::filesystem;
 
 namespace creditloop {
 
-int run_gtkw(const std::vector<std::string>& args) {
-    std::string waves, scope, check, signal, policy = "batch";
-    uint64_t cycle = 0, first_cycle = 0;
-    LinkConfig config;
+std::optional<GtkwCommand> parse_gtkw(const std::vector<std::string>& args, ParseError& error) {
+    GtkwCommand cmd;
+    std::string& waves = cmd.waves;
+    std::string& scope = cmd.scope;
+    std::string& check = cmd.check;
+    std::string& signal = cmd.signal;
+    std::string policy = "batch";
+    uint64_t& cycle = cmd.cycle;
+    uint64_t& first_cycle = cmd.first_cycle;
+    LinkConfig& config = cmd.config;
     CLI::App app{"The GTKWave save file for waves of a credit_link that creditloop did not simulate (a formal "
                  "counterexample): the layout of a simulation failure's, marker and story group on the violation.",
                  "creditloop gtkw"};
@@ -54,12 +60,11 @@ int run_gtkw(const std::vector<std::string>& args) {
     app.add_option("--signal", signal, "the observed signal it names (link.rx.overflow, ...)");
     app.add_option("--first-cycle", first_cycle, "the first cycle the waves hold")
         ->check(whole_number(0, 1000000000000LL))->capture_default_str();
-    ParseError error;
-    if (!parse_command(app, args, error)) return parse_failed(error);
+    if (!parse_command(app, args, error)) return std::nullopt;
 
-    auto bad = [](const std::string& message) {
-        std::cerr << "creditloop: " << message << "\n";
-        return 2;
+    auto bad = [&](const std::string& message) {
+        error.message = message;
+        return std::nullopt;
     };
     config.policy = policy == "hybrid" ? ReturnPolicy::hybrid : ReturnPolicy::batch;
     if (auto problem = validate(config)) return bad(*problem);
@@ -67,13 +72,27 @@ int run_gtkw(const std::vector<std::string>& args) {
         return bad("--check and --cycle go together: the violation the marker shows, and its cycle");
     if (!signal.empty() && !lookup_signal(signal))
         return bad("--signal " + signal + " is not an observed signal (link.sender.credits, link.rx.overflow, ...)");
-    if (!fs::is_regular_file(waves)) return bad("--waves " + waves + ": no such file");
-    if (check_option->count() && cycle < first_cycle)
-        return bad("--cycle " + std::to_string(cycle) + " is before --first-cycle " + std::to_string(first_cycle));
+    cmd.has_violation = check_option->count() > 0;
+    return cmd;
+}
+
+int run_gtkw(const std::vector<std::string>& args) {
+    ParseError error;
+    const auto cmd = parse_gtkw(args, error);
+    if (!cmd) return parse_failed(error);
+    const std::string& waves = cmd->waves;
+    auto bad = [](const std::string& message) {
+        std::cerr << "creditloop: " << message << "\n";
+        return 2;
+    };
+    std::error_code ec;   // a path the system refuses (too long) is no file, not an exception
+    if (!fs::is_regular_file(waves, ec)) return bad("--waves " + waves + ": no such file");
+    if (cmd->has_violation && cmd->cycle < cmd->first_cycle)
+        return bad("--cycle " + std::to_string(cmd->cycle) + " is before --first-cycle " + std::to_string(cmd->first_cycle));
 
     std::optional<Violation> violation;
-    if (check_option->count()) violation = Violation{cycle, check, signal, "", "", ""};
-    const std::string save = write_gtkw(waves, config, scope, violation ? &*violation : nullptr, first_cycle);
+    if (cmd->has_violation) violation = Violation{cmd->cycle, cmd->check, cmd->signal, "", "", ""};
+    const std::string save = write_gtkw(waves, cmd->config, cmd->scope, violation ? &*violation : nullptr, cmd->first_cycle);
     if (save.empty()) {
         std::cerr << "creditloop: cannot write the save file beside " << waves << "\n";
         return 3;

@@ -50,7 +50,7 @@ std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std
         m.bug_class = tags["class"];
         m.source = tags["source"];
         m.expect = tags["expect"];
-        if (m.replaces.empty() || !fs::exists(fs::path(source_root) / "rtl" / m.replaces)) {
+        if (m.replaces.empty() || !fs::exists(fs::path(source_root) / "rtl" / m.replaces, ec)) {
             errors.push_back(m.path + ": needs a '// creditloop-mutant: replaces=<file in rtl/>' line naming an existing file");
             continue;
         }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "cli.h"
 #include "cli_parse.h"
@@ -65,11 +66,9 @@ struct Verdict {
 // The manifest scripts/mutation.py writes: {"netlists": [{"name", "rtl": a directory holding
 // credit_link.sv, "sets": [stimulus set names, all of the netlist's parameters], "mutants": [ids]}]}.
 // One line, or "" when it is usable.
-std::string read_manifest(const std::string& path, const std::map<std::string, RegressionCase>& cases,
-                          std::vector<Netlist>& netlists, std::vector<Verdict>& runs) {
-    std::ifstream in(path);
-    if (!in) return "cannot read " + path + ": give the manifest scripts/mutation.py wrote";
-    const json manifest = json::parse(in, nullptr, false);
+std::string parse_manifest(const std::string& text, const std::string& path, const std::map<std::string, RegressionCase>& cases,
+                           std::vector<Netlist>& netlists, std::vector<Verdict>& runs) {
+    const json manifest = json::parse(text, nullptr, false);
     if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("netlists") || !manifest["netlists"].is_array())
         return path + " is not a mutation manifest (a JSON object with a \"netlists\" array)";
     netlists.reserve(manifest["netlists"].size());   // runs point into it
@@ -79,7 +78,8 @@ std::string read_manifest(const std::string& path, const std::map<std::string, R
             return path + ": every netlist needs a \"name\"";
         Netlist netlist;
         netlist.name = n["name"];
-        if (!n.contains("rtl") || !n["rtl"].is_string() || !fs::is_directory(n["rtl"].get<std::string>()))
+        std::error_code ec;   // a path the system refuses (too long) is no directory, not an exception
+        if (!n.contains("rtl") || !n["rtl"].is_string() || !fs::is_directory(n["rtl"].get<std::string>(), ec))
             return path + ": netlist " + netlist.name + " has no \"rtl\" directory";
         netlist.rtl = n["rtl"];
         if (!n.contains("sets") || !n["sets"].is_array() || n["sets"].empty())
@@ -115,6 +115,22 @@ std::string read_manifest(const std::string& path, const std::map<std::string, R
     return "";
 }
 
+std::string read_manifest(const std::string& path, const std::map<std::string, RegressionCase>& cases,
+                          std::vector<Netlist>& netlists, std::vector<Verdict>& runs) {
+    std::ifstream in(path);
+    if (!in) return "cannot read " + path + ": give the manifest scripts/mutation.py wrote";
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_manifest(text.str(), path, cases, netlists, runs);
+}
+
+// The stimulus sets by name, as a manifest names them.
+std::map<std::string, RegressionCase> cases_by_name(uint64_t seed) {
+    std::map<std::string, RegressionCase> cases;
+    for (const auto& c : mutation_cases(seed)) cases[c.name] = c;
+    return cases;
+}
+
 // `program run ...` for one stimulus set on a netlist with mutant `id` switched on.
 std::string rerun(const std::string& program, const RegressionCase& set, const Netlist& netlist, int id) {
     return program + " run " + run_arguments(set.spec) + " --rtl " + netlist.rtl + (id ? " --plusarg " + mutant_plusarg(id) : "");
@@ -122,30 +138,45 @@ std::string rerun(const std::string& program, const RegressionCase& set, const N
 
 }  // namespace
 
-int run_mutation(const std::vector<std::string>& args, const std::string& program) {
+std::optional<MutationCommand> parse_mutation(const std::vector<std::string>& args, ParseError& error) {
+    MutationCommand cmd;
     CLI::App app{"Generated mutants of credit_link against the mutation stimulus (the runner behind make mutation).",
                  "creditloop mutation"};
-    bool list_cases = false;
-    std::string manifest_path;
-    std::string out_path;
-    uint64_t seed = 1;
-    int jobs = 2;
-    auto* cases_flag = app.add_flag("--cases", list_cases, "print the stimulus sets as JSON (name, parameters, run arguments)");
-    auto* run_option = app.add_option("--run", manifest_path, "run the mutants a manifest lists (scripts/mutation.py writes it)");
+    auto* cases_flag = app.add_flag("--cases", cmd.list_cases, "print the stimulus sets as JSON (name, parameters, run arguments)");
+    auto* run_option = app.add_option("--run", cmd.manifest_path, "run the mutants a manifest lists (scripts/mutation.py writes it)");
     cases_flag->excludes(run_option);
-    app.add_option("--out", out_path, "with --run: write the verdicts here as JSON (default: stdout)");
-    app.add_option("--seed", seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
-    app.add_option("--jobs", jobs, "runs and builds in parallel")->check(whole_number(1, 64))->capture_default_str();
+    app.add_option("--out", cmd.out_path, "with --run: write the verdicts here as JSON (default: stdout)");
+    app.add_option("--seed", cmd.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
+    app.add_option("--jobs", cmd.jobs, "runs and builds in parallel")->check(whole_number(1, 64))->capture_default_str();
+    if (!parse_command(app, args, error)) return std::nullopt;
+    if (!cmd.list_cases && cmd.manifest_path.empty()) {
+        error.message = "creditloop mutation: give --cases or --run MANIFEST";
+        return std::nullopt;
+    }
+    return cmd;
+}
+
+std::string check_mutation_manifest(const std::string& text, const std::string& path, uint64_t seed) {
+    const auto cases = cases_by_name(seed);
+    std::vector<Netlist> netlists;
+    std::vector<Verdict> runs;
+    return parse_manifest(text, path, cases, netlists, runs);
+}
+
+int run_mutation(const std::vector<std::string>& args, const std::string& program) {
     ParseError error;
-    if (!parse_command(app, args, error)) return parse_failed(error);
-    if (list_cases) {
+    const auto cmd = parse_mutation(args, error);
+    if (!cmd) return parse_failed(error);
+    const std::string& manifest_path = cmd->manifest_path;
+    const std::string& out_path = cmd->out_path;
+    const uint64_t seed = cmd->seed;
+    const int jobs = cmd->jobs;
+    if (cmd->list_cases) {
         std::cout << cases_json(seed).dump(2) << "\n";
         return 0;
     }
-    if (manifest_path.empty()) return bad_input("creditloop mutation: give --cases or --run MANIFEST");
 
-    std::map<std::string, RegressionCase> cases;
-    for (const auto& c : mutation_cases(seed)) cases[c.name] = c;
+    const std::map<std::string, RegressionCase> cases = cases_by_name(seed);
     std::vector<Netlist> netlists;
     std::vector<Verdict> runs;
     if (auto problem = read_manifest(manifest_path, cases, netlists, runs); !problem.empty()) return bad_input(problem);

@@ -14,11 +14,30 @@
 //                      otherwise the netlist, not a mutant, is wrong (exit 3).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "parse_error.h"
 
 namespace creditloop {
 
 int run_mutation(const std::vector<std::string>& args, const std::string& program);
+
+// Its options, read and checked: --cases, or --run MANIFEST.
+struct MutationCommand {
+    bool list_cases = false;
+    std::string manifest_path;
+    std::string out_path;            // "" : the verdicts go to stdout
+    uint64_t seed = 1;
+    int jobs = 2;
+};
+// args exclude "creditloop mutation". nullopt with `error` on bad input or --help (parse_failed()).
+std::optional<MutationCommand> parse_mutation(const std::vector<std::string>& args, ParseError& error);
+
+// A manifest's text (`path` names it in the errors) checked as --run checks it before building
+// anything: "" or one error line. Reads nothing but the directories it names; runs nothing.
+std::string check_mutation_manifest(const std::string& text, const std::string& path, uint64_t seed);
 
 }  // namespace creditloop

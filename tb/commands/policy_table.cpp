@@ -34,8 +34,9 @@ std::string parse_loads(const std::string& text, std::vector<double>* loads) {
     return "";
 }
 
-// nullopt and `error` on bad input or --help.
-std::optional<PolicyTableSpec> parse(const std::vector<std::string>& args, ParseError& error) {
+}  // namespace
+
+std::optional<PolicyTableSpec> parse_policy_table(const std::vector<std::string>& args, ParseError& error) {
     PolicyTableSpec spec;
     CLI::App app{"Forward throughput and credit messages per flit for each return policy, at several loads of\n"
                  "reverse traffic on a shared return path (seed 000). The model gives every number; the RTL runs\n"
@@ -67,6 +68,8 @@ std::optional<PolicyTableSpec> parse(const std::vector<std::string>& args, Parse
     spec.rtl = !no_rtl;
     return spec;
 }
+
+namespace {
 
 std::string arguments(const PolicyTableSpec& spec) {
     std::ostringstream out;
@@ -157,7 +160,7 @@ int run_policy_table(const std::vector<std::string>& args, const std::string& pr
 int run_policy_table(const std::vector<std::string>& args, const std::string& program, std::ostream& out,
                      std::ostream& err) {
     ParseError error;
-    auto parsed = parse(args, error);
+    auto parsed = parse_policy_table(args, error);
     if (!parsed && error.help) {
         out << error.message;
         return 0;

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "link_run.h"
+#include "parse_error.h"
 
 namespace creditloop {
 
@@ -38,6 +40,9 @@ RunSpec policy_run_spec(const PolicyTableSpec& spec, const LinkConfig& config, d
 // The table as Markdown, with the command that produced it.
 std::string policy_table_markdown(const PolicyTableSpec& spec, const std::vector<PolicyRow>& rows,
                                   const std::string& command);
+
+// args exclude "creditloop policies". nullopt with `error` on bad input or --help.
+std::optional<PolicyTableSpec> parse_policy_table(const std::vector<std::string>& args, ParseError& error);
 
 int run_policy_table(const std::vector<std::string>& args, const std::string& program);
 int run_policy_table(const std::vector<std::string>& args, const std::string& program, std::ostream& out,

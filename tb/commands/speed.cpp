@@ -82,28 +82,36 @@ uint64_t seed001_in_cpp(int stages, int buffer, uint64_t cycles) {
 
 }  // namespace
 
-int run_speed(const std::vector<std::string>& args) {
-    std::string mode = "harness";
-    RunSpec spec;
+std::optional<SpeedCommand> parse_speed(const std::vector<std::string>& args, ParseError& error) {
+    SpeedCommand cmd;
+    RunSpec& spec = cmd.spec;
     spec.cycles = 10000000;
-    uint64_t fail_at = 1000000;
-    std::string waves = "build/bench/replay.vcd";
     CLI::App app{"One timed run of one mode, as one JSON line (make bench runs them in rounds).", "creditloop speed"};
-    app.add_option("--mode", mode, "what is timed: the verilated link alone, the full harness, the golden model "
-                                   "alone, a failure replayed with waves, or seed 001's loop in C++")
+    app.add_option("--mode", cmd.mode, "what is timed: the verilated link alone, the full harness, the golden model "
+                                       "alone, a failure replayed with waves, or seed 001's loop in C++")
         ->check(one_of({"verilated", "harness", "model", "replay", "seed001-cpp"}, "a mode"))->capture_default_str();
     app.add_option("--L", spec.config.stages, "stages each way")->check(whole_number(1, kMaxStages))->capture_default_str();
     app.add_option("--B", spec.config.buffer_slots, "receiver slots")->check(whole_number(1, kMaxBufferSlots))->capture_default_str();
     app.add_option("--K", spec.config.batch, "return batch")->check(whole_number(1, kMaxBufferSlots))->capture_default_str();
     app.add_option("--cycles", spec.cycles, "cycles to run")->check(whole_number(1, 100000000000LL))->capture_default_str();
-    app.add_option("--fail-at", fail_at, "replay: the cycle of the failure")->check(whole_number(0, 100000000000LL))->capture_default_str();
-    app.add_option("--waves", waves, "replay: where the waves go")->capture_default_str();
-    ParseError error;
-    if (!parse_command(app, args, error)) return parse_failed(error);
+    app.add_option("--fail-at", cmd.fail_at, "replay: the cycle of the failure")->check(whole_number(0, 100000000000LL))->capture_default_str();
+    app.add_option("--waves", cmd.waves, "replay: where the waves go")->capture_default_str();
+    if (!parse_command(app, args, error)) return std::nullopt;
     if (auto problem = validate(spec)) {
-        std::cerr << "creditloop: " << *problem << "\n";
-        return 2;
+        error.message = *problem;
+        return std::nullopt;
     }
+    return cmd;
+}
+
+int run_speed(const std::vector<std::string>& args) {
+    ParseError error;
+    auto cmd = parse_speed(args, error);
+    if (!cmd) return parse_failed(error);
+    const std::string& mode = cmd->mode;
+    RunSpec& spec = cmd->spec;
+    const uint64_t fail_at = cmd->fail_at;
+    const std::string& waves = cmd->waves;
 
     std::unique_ptr<DutLibrary> library;
     std::unique_ptr<LinkDut> dut;

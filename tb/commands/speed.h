@@ -10,10 +10,25 @@
 // and building excluded) and the process's peak resident memory.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "link_run.h"
+#include "parse_error.h"
+
 namespace creditloop {
+
+// `creditloop speed`'s options, read and checked.
+struct SpeedCommand {
+    std::string mode = "harness";
+    RunSpec spec;                    // 10 million cycles unless --cycles
+    uint64_t fail_at = 1000000;      // replay: the cycle of the failure
+    std::string waves = "build/bench/replay.vcd";
+};
+// args exclude "creditloop speed". nullopt with `error` on bad input or --help (parse_failed()).
+std::optional<SpeedCommand> parse_speed(const std::vector<std::string>& args, ParseError& error);
 
 int run_speed(const std::vector<std::string>& args);
 

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -16,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "dut_bank.h"
 #include "port_map.h"
 #include "process.h"
 
@@ -47,12 +47,21 @@ struct ModuleShape {
 // parameters and ports, from Verilator's XML (--xml-only).
 std::string inspect(const std::string& file, const std::vector<std::pair<std::string, int>>& parameters,
                     const fs::path& work, ModuleShape& shape) {
-    std::string text = read_text(file);
-    text = std::regex_replace(text, std::regex(R"(//[^\n]*)"), "");
-    std::smatch match;
-    if (!std::regex_search(text, match, std::regex(R"(\bmodule\s+([A-Za-z_][A-Za-z0-9_$]*))")))
-        return file + " declares no module";
-    shape.name = match[1];
+    // Line comments out, then the first declaration. By hand, not with std::regex, whose matcher
+    // recurses once per character: a long comment line overflowed the stack (dut_bank.h).
+    const std::string source = read_text(file);
+    std::string text;
+    for (size_t at = 0; at < source.size();) {
+        if (source.compare(at, 2, "//") == 0) {
+            at = source.find('\n', at);
+            if (at == std::string::npos) break;
+        } else {
+            text += source[at++];
+        }
+    }
+    const std::vector<std::string> modules = modules_declared_in(text);
+    if (modules.empty()) return file + " declares no module";
+    shape.name = modules.front();
     fs::create_directories(work);
     const fs::path xml = work / "shape.xml";
     const fs::path log = work / "shape.log";
@@ -125,7 +134,9 @@ std::string check_ports(const std::string& file, const ModuleShape& shape, const
             wrong.push_back(std::string(e.name) + " is " + std::to_string(it->second.width) + " bits, not " + std::to_string(e.width));
     }
     for (const auto& [name, port] : shape.ports) {
-        const bool known = std::any_of(contract.begin(), contract.end(), [&](const Expected& e) { return name == e.name; });
+        // A structured binding is captured by its own name: clang before 16 (the sanitizer build's)
+        // cannot capture one (a C++20 rule).
+        const bool known = std::any_of(contract.begin(), contract.end(), [&name = name](const Expected& e) { return name == e.name; });
         if (!known) extra.push_back(name);
     }
     std::string problem;
@@ -143,7 +154,8 @@ std::string swap_block(DutSources& sources, const std::string& block, const std:
                        SwappedBlock& swapped) {
     if (block == "credit_counter.sv" && fs::path(user_file).extension() == ".json")
         return swap_mapped_counter(sources, user_file, buffer_slots, sources.werror, swapped);
-    if (!fs::is_regular_file(user_file)) return user_file + " not found: give the path of your .sv file";
+    std::error_code ec;   // a path the system refuses (too long) is not found, not an exception
+    if (!fs::is_regular_file(user_file, ec)) return user_file + " not found: give the path of your .sv file";
     const std::string absolute = fs::absolute(user_file).string();
     const fs::path work = fs::path(sources.build_root) / "blocks" / (block + "." + std::to_string(::getpid()));
     ModuleShape shape;

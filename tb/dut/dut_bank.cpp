@@ -1,7 +1,7 @@
 #include "dut_bank.h"
 
+#include <cctype>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -128,19 +128,68 @@ std::string bank_ports_header(const std::vector<BankInstance>& instances) {
     return h.str();
 }
 
+// SystemVerilog text is scanned by hand here, not with std::regex: libstdc++'s regex matcher
+// recurses once per character of a repetition, so a long run of blanks after `module` (or a long
+// identifier) overflows the stack (fuzz_rtl_text; about 10,000 characters in a g++ -O2 build).
+
+namespace {
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+}  // namespace
+
+std::vector<std::string> modules_declared_in(const std::string& text) {
+    std::vector<std::string> names;
+    // The identifier (letters, digits, _ and $, not starting with a digit or $) that starts at `at`, or "".
+    const auto identifier_at = [&](size_t at) {
+        if (at >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[at])) || text[at] == '_')) return std::string();
+        size_t end = at;
+        while (end < text.size() && identifier_char(text[end])) ++end;
+        return text.substr(at, end - at);
+    };
+    const auto after_blanks = [&](size_t at) {
+        while (at < text.size() && blank(text[at])) ++at;
+        return at;
+    };
+    for (size_t at = 0; at < text.size();) {
+        if (!identifier_char(text[at])) {
+            ++at;
+            continue;
+        }
+        // A whole word: `module` or `macromodule`, then at least one blank, an optional lifetime
+        // (`automatic` or `static` and a blank) and the name.
+        size_t end = at;
+        while (end < text.size() && identifier_char(text[end])) ++end;
+        const std::string word = text.substr(at, end - at);
+        at = end;
+        if ((word != "module" && word != "macromodule") || end >= text.size() || !blank(text[end])) continue;
+        size_t name_at = after_blanks(end);
+        std::string name = identifier_at(name_at);
+        if (name == "automatic" || name == "static") {
+            const size_t after = name_at + name.size(), next = after_blanks(after);
+            if (next > after && !identifier_at(next).empty()) {
+                name_at = next;
+                name = identifier_at(next);
+            }
+        }
+        if (!name.empty()) {
+            names.push_back(name);
+            at = name_at + name.size();
+        }
+    }
+    return names;
+}
+
 std::vector<std::string> declared_modules(const std::vector<std::string>& files) {
-    static const std::regex declaration(R"((^|[^\w$])(module|macromodule)\s+(?:automatic\s+|static\s+)?([A-Za-z_][\w$]*))");
     std::vector<std::string> names;
     std::set<std::string> seen;
     for (const auto& file : files) {
         std::ifstream in(file, std::ios::binary);
         std::ostringstream text;
         text << in.rdbuf();
-        const std::string source = text.str();
-        for (std::sregex_iterator it(source.begin(), source.end(), declaration), end; it != end; ++it) {
-            const std::string name = (*it)[3];
+        for (const auto& name : modules_declared_in(text.str()))
             if (seen.insert(name).second) names.push_back(name);
-        }
     }
     return names;
 }
@@ -148,10 +197,24 @@ std::vector<std::string> declared_modules(const std::vector<std::string>& files)
 std::string rename_modules(const std::string& text, const std::vector<std::string>& modules,
                            const std::string& suffix) {
     if (modules.empty() || suffix.empty()) return text;
-    std::string alternatives;
-    for (const auto& m : modules) alternatives += (alternatives.empty() ? "" : "|") + m;
-    const std::regex word("(^|[^\\w$])(" + alternatives + ")(?![\\w$])");
-    return std::regex_replace(text, word, "$1$2" + suffix);
+    // Whole words only: a name is a maximal run of identifier characters ($ included, which a
+    // regex alternative would have read as an anchor and never matched: fuzz_rtl_text).
+    const std::set<std::string> renamed(modules.begin(), modules.end());
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    for (size_t at = 0; at < text.size();) {
+        if (!identifier_char(text[at])) {
+            out += text[at++];
+            continue;
+        }
+        size_t end = at;
+        while (end < text.size() && identifier_char(text[end])) ++end;
+        const std::string word = text.substr(at, end - at);
+        out += word;
+        if (renamed.count(word)) out += suffix;
+        at = end;
+    }
+    return out;
 }
 
 }  // namespace creditloop

@@ -49,6 +49,8 @@ std::string bank_ports_header(const std::vector<BankInstance>& instances);
 
 // The modules `files` declare (`module NAME`), in order.
 std::vector<std::string> declared_modules(const std::vector<std::string>& files);
+// The modules SystemVerilog text declares, in order (repeats kept).
+std::vector<std::string> modules_declared_in(const std::string& text);
 
 // `text` with every whole-word occurrence of a name in `modules` suffixed with `suffix`.
 std::string rename_modules(const std::string& text, const std::vector<std::string>& modules,

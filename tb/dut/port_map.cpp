@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -79,16 +80,32 @@ std::string parameter_expression(const json& value, const std::string& where, st
     return "";
 }
 
-// The map file parsed, or one line saying why not.
-std::string load_map(const std::string& path, const std::string& where, json& map) {
-    std::ifstream in(path);
-    if (!in) return where + ": cannot read the map file (does it exist?)";
+// The map's text parsed, or one line saying why not.
+std::string parse_map(const std::string& text, const std::string& where, json& map) {
     try {
-        map = json::parse(in);
+        map = json::parse(text);
     } catch (const json::exception& e) {
         return where + " is not JSON (" + std::string(e.what()) + ")";
     }
     return "";
+}
+
+// The map file parsed, or one line saying why not.
+std::string load_map(const std::string& path, const std::string& where, json& map) {
+    std::ifstream in(path);
+    if (!in) return where + ": cannot read the map file (does it exist?)";
+    return parse_map(read_text(path), where, map);
+}
+
+// A whole number the map gives (a tie, a latency): a JSON integer that fits a long. nlohmann
+// would convert a float with a plain cast, undefined behaviour beyond long's range (fuzz_port_map
+// found "ties": {"x": 1e300}), and a large unsigned one would wrap.
+bool whole_value(const json& value, long& out) {
+    if (!value.is_number_integer()) return false;
+    if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<long>::max()))
+        return false;
+    out = value.get<long>();
+    return true;
 }
 
 // The RTL a map names, as Verilator takes it: files, include directories, defines, file lists.
@@ -104,23 +121,26 @@ std::string read_sources(const json& src, const fs::path& base, const std::strin
         if (key != "files" && key != "incdirs" && key != "defines" && key != "file_lists" && key != "top")
             return where + ": sources: unknown key '" + key + "' (files, incdirs, defines, file_lists, top)";
     out.args = {"-Wno-fatal"};
+    // The error_code forms: a path the system refuses (a name too long, a loop of links) is one
+    // not found, where the throwing forms would end the program (found by fuzz_port_map).
+    std::error_code ec;
     const json incdirs = src.value("incdirs", json::array()), defines = src.value("defines", json::object()),
                lists = src.value("file_lists", json::array());
     for (const auto& dir : incdirs) {
         const fs::path d = base / dir.get<std::string>();
-        if (!fs::is_directory(d)) return where + ": include directory " + d.string() + " not found";
+        if (!fs::is_directory(d, ec)) return where + ": include directory " + d.string() + " not found";
         out.args.push_back("+incdir+" + d.string());
     }
     for (const auto& [name, value] : defines.items())
         out.args.push_back("+define+" + name + (value.is_null() ? "" : "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
     for (const auto& list : lists) {
         const fs::path f = base / list.get<std::string>();
-        if (!fs::is_regular_file(f)) return where + ": file list " + f.string() + " not found";
+        if (!fs::is_regular_file(f, ec)) return where + ": file list " + f.string() + " not found";
         out.args.insert(out.args.end(), {"-f", f.string()});
     }
     for (const auto& file : src["files"]) {
         const fs::path f = base / file.get<std::string>();
-        if (!fs::is_regular_file(f)) return where + ": RTL file " + f.string() + " not found";
+        if (!fs::is_regular_file(f, ec)) return where + ": RTL file " + f.string() + " not found";
         out.files.push_back(f.string());
     }
     out.top = src.value("top", "");
@@ -208,13 +228,19 @@ std::string read_module(const DutSources& sources, const UserSources& user_sourc
 
 }  // namespace
 
-std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
-                                SwappedBlock& swapped) {
-    const std::string where = "--counter " + map_path;
-    json map;
-    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
-    const fs::path base = fs::absolute(map_path).parent_path();
-    const int count = clog2_plus1(buffer_slots);
+namespace {
+
+// A counter's map as read from its JSON, before any RTL is: its sources, parameters, roles and ties.
+struct CounterMap {
+    UserSources sources;
+    std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression
+    std::map<std::string, Role> roles;
+    std::map<std::string, long> ties;
+};
+
+// The checks that need no RTL (keys, block, sources that exist, parameters, the roles' shape, the
+// roles every counter must map, the ties' values): "" or one error line. Nothing runs.
+std::string read_counter_map(const json& map, const fs::path& base, const std::string& where, CounterMap& out) {
     try {
         for (const auto& [key, value] : map.items())
             if (key != "block" && key != "sources" && key != "parameters" && key != "ports" && key != "ties")
@@ -225,48 +251,19 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
             return where + ": no \"sources\": {\"files\": [...]} naming your RTL";
 
         // ---- sources, as Verilator takes them
-        UserSources user_sources;
-        if (auto e = read_sources(map["sources"], base, where, user_sources); !e.empty()) return e;
-        const std::string top = user_sources.top;
+        if (auto e = read_sources(map["sources"], base, where, out.sources); !e.empty()) return e;
 
         // ---- parameters
-        std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression
         std::string error;
         const json params = map.value("parameters", json::object());
         for (const auto& [name, value] : params.items()) {
-            parameters.push_back({name, parameter_expression(value, where + " parameter " + name, error)});
+            out.parameters.push_back({name, parameter_expression(value, where + " parameter " + name, error)});
             if (!error.empty()) return error;
         }
 
-        // ---- read the module: preprocess once, then its ports at this B
-        std::string text;
-        UserModule user;
-        {
-            std::map<std::string, std::string> values;
-            for (const auto& [name, expr] : parameters) values[name] = expr == "MAXC" ? std::to_string(buffer_slots) : expr;
-            if (auto e = read_module(sources, user_sources, top, values, werror, where, text, user, swapped.warnings); !e.empty())
-                return e;
-        }
-
-        // ---- the roles
+        // ---- the roles, as the map gives them (the module's ports are checked once it is read)
         static const std::vector<std::string> kRoles = {"clock", "reset", "send", "credit_return", "can_send",
                                                         "credits", "init", "withhold"};
-        std::map<std::string, Role> roles;
-        std::map<std::string, std::string> used;   // port -> role
-        const auto claim = [&](const std::string& port, const std::string& role, const std::string& direction,
-                               std::string& problem) {
-            const auto it = user.ports.find(port);
-            if (it == user.ports.end()) {
-                problem = where + ": role " + role + " names port '" + port + "', which module " + user.name + " does not have";
-                return;
-            }
-            if (it->second.direction != direction) {
-                problem = where + ": role " + role + " needs an " + direction + ", but " + port + " is an " + it->second.direction;
-                return;
-            }
-            const auto [at, fresh] = used.insert({port, role});
-            if (!fresh) problem = where + ": port " + port + " is mapped to both " + at->second + " and " + role;
-        };
         if (!map.contains("ports") || !map["ports"].is_object()) return where + ": no \"ports\" object mapping the roles";
         for (const auto& [role, value] : map["ports"].items()) {
             if (std::find(kRoles.begin(), kRoles.end(), role) == kRoles.end())
@@ -282,7 +279,11 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
                 r.valid = value.value("valid", "");
                 r.active = value.value("active", "low");
                 r.kind = value.value("kind", "async");
-                if (value.contains("tie")) r.tie = value["tie"].get<long>();
+                if (value.contains("tie")) {
+                    long tie = 0;
+                    if (!whole_value(value["tie"], tie)) return where + ": role " + role + ": tie is a whole number";
+                    r.tie = tie;
+                }
                 if (value.contains("value")) {
                     std::string e;
                     r.value = parameter_expression(value["value"], where + " role " + role + " value", e);
@@ -294,17 +295,75 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
             if (r.port.empty()) return where + ": role " + role + " names no port";
             if ((r.active != "low" && r.active != "high") || (r.kind != "async" && r.kind != "sync"))
                 return where + ": role reset: active is low or high, kind is async or sync";
+            out.roles[role] = r;
+        }
+        for (const char* needed : {"clock", "reset", "send", "credit_return"})
+            if (!out.roles.count(needed)) return where + ": role " + std::string(needed) + " is not mapped";
+        if (!out.roles.count("credits"))
+            return where + ": role credits is not mapped: the checks need the counter's count (a port wide enough for B)";
+
+        // ---- the ties' values (their ports are checked once the module is read)
+        const json tie_map = map.value("ties", json::object());
+        for (const auto& [name, value] : tie_map.items()) {
+            long tie = 0;
+            if (!whole_value(value, tie)) return where + ": ties: " + name + " is tied to a whole number";
+            out.ties[name] = tie;
+        }
+    } catch (const json::exception& e) {
+        return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
+                                SwappedBlock& swapped) {
+    const std::string where = "--counter " + map_path;
+    json map;
+    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
+    const fs::path base = fs::absolute(map_path).parent_path();
+    const int count = clog2_plus1(buffer_slots);
+    CounterMap counter_map;
+    if (auto e = read_counter_map(map, base, where, counter_map); !e.empty()) return e;
+    const UserSources& user_sources = counter_map.sources;
+    const std::string top = user_sources.top;
+    const auto& parameters = counter_map.parameters;
+    try {
+        // ---- read the module: preprocess once, then its ports at this B
+        std::string text;
+        UserModule user;
+        {
+            std::map<std::string, std::string> values;
+            for (const auto& [name, expr] : parameters) values[name] = expr == "MAXC" ? std::to_string(buffer_slots) : expr;
+            if (auto e = read_module(sources, user_sources, top, values, werror, where, text, user, swapped.warnings); !e.empty())
+                return e;
+        }
+
+        // ---- the roles against the module's ports
+        std::map<std::string, Role>& roles = counter_map.roles;
+        std::map<std::string, std::string> used;   // port -> role
+        const auto claim = [&](const std::string& port, const std::string& role, const std::string& direction,
+                               std::string& problem) {
+            const auto it = user.ports.find(port);
+            if (it == user.ports.end()) {
+                problem = where + ": role " + role + " names port '" + port + "', which module " + user.name + " does not have";
+                return;
+            }
+            if (it->second.direction != direction) {
+                problem = where + ": role " + role + " needs an " + direction + ", but " + port + " is an " + it->second.direction;
+                return;
+            }
+            const auto [at, fresh] = used.insert({port, role});
+            if (!fresh) problem = where + ": port " + port + " is mapped to both " + at->second + " and " + role;
+        };
+        for (const auto& [role, r] : roles) {
             std::string problem;
             const bool output = role == "can_send" || role == "credits";
             claim(r.port, role, output ? "output" : "input", problem);
             if (problem.empty() && !r.valid.empty()) claim(r.valid, role + ".valid", "input", problem);
             if (!problem.empty()) return problem;
-            roles[role] = r;
         }
-        for (const char* needed : {"clock", "reset", "send", "credit_return"})
-            if (!roles.count(needed)) return where + ": role " + std::string(needed) + " is not mapped";
-        if (!roles.count("credits"))
-            return where + ": role credits is not mapped: the checks need the counter's count (a port wide enough for B)";
 
         // ---- widths
         const int return_width = user.ports[roles["credit_return"].port].width;
@@ -320,12 +379,11 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
 
         // ---- every other input tied
         std::map<std::string, long> ties;
-        const json tie_map = map.value("ties", json::object());
-        for (const auto& [name, value] : tie_map.items()) {
+        for (const auto& [name, value] : counter_map.ties) {
             if (!user.ports.count(name) || user.ports[name].direction != "input")
                 return where + ": ties: " + name + " is not an input of " + user.name;
             if (used.count(name)) return where + ": ties: " + name + " is already mapped to " + used[name];
-            ties[name] = value.get<long>();
+            ties[name] = value;
             used[name] = "tie";
         }
         for (const auto& [name, port] : user.ports)
@@ -538,13 +596,17 @@ std::string instance(const Side& side, const std::string& inst, const std::vecto
     return w.str();
 }
 
-}  // namespace
+// A link's map as read from its JSON, before any RTL is: its sources, both sides, the return
+// latency and what lockstep compares.
+struct LinkMap {
+    UserSources sources;
+    Side tx, rx;
+    int return_latency = 0;
+    std::optional<uint32_t> lockstep_signals;   // as MappedLink's: set only when the map says
+};
 
-std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link) {
-    const std::string where = "--link " + map_path;
-    json map;
-    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
-    const fs::path base = fs::absolute(map_path).parent_path();
+// The checks that need no RTL: "" or one error line. Nothing runs.
+std::string read_link_map(const json& map, const fs::path& base, const std::string& where, LinkMap& out) {
     try {
         for (const auto& [key, value] : map.items())
             if (key != "block" && key != "sources" && key != "sender" && key != "receiver" && key != "return_latency" &&
@@ -553,7 +615,7 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
         if (map.contains("lockstep")) {
             const json& l = map["lockstep"];
             if (l.is_boolean() && !l.get<bool>()) {
-                link.lockstep_signals = 0u;
+                out.lockstep_signals = 0u;
             } else if (l.is_array()) {
                 uint32_t mask = 0;
                 for (const auto& name : l) {
@@ -573,28 +635,50 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
                         mask |= 1u << static_cast<int>(*signal);
                     }
                 }
-                link.lockstep_signals = mask;
+                out.lockstep_signals = mask;
             } else {
                 return where + ": lockstep: give a list of signal names, or false";
             }
         }
         if (map.value("block", "link") != "link") return where + ": block must be \"link\"";
-        UserSources user_sources;
         if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
-        if (auto e = read_sources(map["sources"], base, where, user_sources); !e.empty()) return e;
-        Side tx, rx;
+        if (auto e = read_sources(map["sources"], base, where, out.sources); !e.empty()) return e;
         if (auto e = read_side(map, "sender", {"clock", "reset", "in_valid", "in_ready", "in_data", "out_valid", "out_data",
                                                "credit_count"},
-                               {"credit_valid", "credits"}, where, tx);
+                               {"credit_valid", "credits"}, where, out.tx);
             !e.empty())
             return e;
         if (auto e = read_side(map, "receiver", {"clock", "reset", "in_valid", "in_data", "out_valid", "out_ready", "out_data",
                                                  "credit_count"},
-                               {"credit_valid"}, where, rx);
+                               {"credit_valid"}, where, out.rx);
             !e.empty())
             return e;
-        link.return_latency = map.value("return_latency", 0);
-        if (link.return_latency < 0 || link.return_latency > 64) return where + ": return_latency must be 0..64 cycles";
+        long latency = 0;
+        if (map.contains("return_latency") && !whole_value(map["return_latency"], latency))
+            return where + ": return_latency must be 0..64 cycles";
+        if (latency < 0 || latency > 64) return where + ": return_latency must be 0..64 cycles";
+        out.return_latency = static_cast<int>(latency);
+    } catch (const json::exception& e) {
+        return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link) {
+    const std::string where = "--link " + map_path;
+    json map;
+    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
+    const fs::path base = fs::absolute(map_path).parent_path();
+    LinkMap link_map;
+    if (auto e = read_link_map(map, base, where, link_map); !e.empty()) return e;
+    if (link_map.lockstep_signals) link.lockstep_signals = link_map.lockstep_signals;
+    link.return_latency = link_map.return_latency;
+    const UserSources& user_sources = link_map.sources;
+    const Side& tx = link_map.tx;
+    const Side& rx = link_map.rx;
+    try {
         std::string text;
         if (auto e = check_side(sources, user_sources, tx, "sender", {"in_ready", "out_valid", "out_data", "credits"}, 12, werror,
                                 where, text, link.warnings);
@@ -704,10 +788,10 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
 
 namespace creditloop {
 
-std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings) {
-    const std::string where = "--rtl " + map_path;
-    json map;
-    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
+namespace {
+
+// A whole link's map, the checks that need no RTL: "" or one error line. Nothing runs.
+std::string read_rtl_map(const json& map, const fs::path& base, const std::string& where, UserSources& user_sources) {
     try {
         if (map.value("block", "") != "credit_link")
             return where + ": block must be \"credit_link\" (a whole link to creditloop's contract; a sender and a receiver of "
@@ -715,11 +799,24 @@ std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool w
         for (const auto& [key, value] : map.items())
             if (key != "block" && key != "sources") return where + ": unknown key '" + key + "' (block, sources)";
         if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
-        UserSources user_sources;
-        if (auto e = read_sources(map["sources"], fs::absolute(map_path).parent_path(), where, user_sources); !e.empty())
-            return e;
+        if (auto e = read_sources(map["sources"], base, where, user_sources); !e.empty()) return e;
         if (!user_sources.top.empty() && user_sources.top != "credit_link")
             return where + ": the top must be credit_link (its ports and internal names are creditloop's contract)";
+    } catch (const json::exception& e) {
+        return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings) {
+    const std::string where = "--rtl " + map_path;
+    json map;
+    if (auto e = load_map(map_path, where, map); !e.empty()) return e;
+    UserSources user_sources;
+    if (auto e = read_rtl_map(map, fs::absolute(map_path).parent_path(), where, user_sources); !e.empty()) return e;
+    try {
         std::string text;
         UserModule top;
         if (auto e = read_module(sources, user_sources, "credit_link", {}, werror, where, text, top, warnings); !e.empty())
@@ -734,6 +831,30 @@ std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool w
         sources.rtl_files = {(out / "credit_link.sv").string()};
     } catch (const json::exception& e) {
         return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
+    }
+    return "";
+}
+
+}  // namespace creditloop
+
+namespace creditloop {
+
+std::string check_map_text(MapKind kind, const std::string& text, const std::string& base, const std::string& where) {
+    json map;
+    if (auto e = parse_map(text, where, map); !e.empty()) return e;
+    switch (kind) {
+    case MapKind::counter: {
+        CounterMap counter;
+        return read_counter_map(map, base, where, counter);
+    }
+    case MapKind::link: {
+        LinkMap link;
+        return read_link_map(map, base, where, link);
+    }
+    case MapKind::rtl: {
+        UserSources user_sources;
+        return read_rtl_map(map, base, where, user_sources);
+    }
     }
     return "";
 }

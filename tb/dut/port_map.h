@@ -72,4 +72,13 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
 // credit_link.sv; the top must be credit_link. "" or one error line; Verilator's warnings in `warnings`.
 std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings);
 
+// What the three kinds of map say before any RTL is read, checked as swap_mapped_counter,
+// swap_mapped_link and use_rtl_map check them first: the JSON, the keys, the roles' shape, the
+// parameters, ties and lockstep names, and that the files and directories named exist. `text` is
+// the map, `base` the directory its paths are relative to, `where` the start of an error line
+// ("--counter my.map.json"). "" or one error line. Nothing runs and nothing is written, so a fuzz
+// target (fuzz/fuzz_port_map.cpp) can call it on any input.
+enum class MapKind { counter, link, rtl };
+std::string check_map_text(MapKind kind, const std::string& text, const std::string& base, const std::string& where);
+
 }  // namespace creditloop

@@ -61,8 +61,14 @@ std::optional<CoverageTally> read_coverage_json(const std::string& path, std::st
         error = "cannot read " + path;
         return std::nullopt;
     }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_coverage_json(text.str(), path, error);
+}
+
+std::optional<CoverageTally> parse_coverage_json(const std::string& text, const std::string& path, std::string& error) {
     try {
-        const nlohmann::json doc = nlohmann::json::parse(in);
+        const nlohmann::json doc = nlohmann::json::parse(text);
         CoverageTally tally;
         for (const auto& bin : doc.at("bins")) {
             const std::string name = bin.at("name").get<std::string>();

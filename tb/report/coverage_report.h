@@ -21,6 +21,8 @@ nlohmann::ordered_json coverage_json(const CoverageTally& tally);
 bool write_coverage_json(const std::string& path, const CoverageTally& tally);
 // Read one back: the counts by name (unknown names refused, with the reason in `error`).
 std::optional<CoverageTally> read_coverage_json(const std::string& path, std::string& error);
+// The same from the file's text (`path` names it in the error): reads nothing.
+std::optional<CoverageTally> parse_coverage_json(const std::string& text, const std::string& path, std::string& error);
 
 // The JSON's place beside a JUnit file: build/results.xml -> build/results.coverage.json.
 std::string coverage_json_path(const std::string& junit_path);
