@@ -13,6 +13,9 @@
 #   make formal  the proof (yosys): conservation, no overflow, no send at zero over a parameter grid
 #   make coverage the regression on a coverage build (build/coverage): line, toggle and cover totals, lcov HTML
 #   make soak    10^9 cycles of random traffic with resets in lockstep: memory flat, cycles/s
+#   make sanitize the harness and tests under ASan + UBSan (clang, build/sanitize): fast tests, a regression slice, short fuzz
+#   make fuzz    every libFuzzer target for FUZZ_SECONDS (600) each, or FUZZ_TARGET=<name> alone
+#   make slurm-test a single-node Slurm on 127.0.0.1: the sharded regression merged equals the unsharded one
 #   make policies the return-policy table: throughput and credit messages per flit under reverse load
 #   make bench   speed: harness, model, SystemC against Icarus, Verilator --timing, Python (< 5 min)
 #   make timing  the RTL-change loop timed on fresh clones: make sim cold / edited / unchanged, CI
@@ -40,12 +43,12 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all configure build build-cli sim soak test test-fast timing mutants mutation formal coverage sweep policies bench lint deps clean help
+.PHONY: all configure build build-cli sim soak sanitize fuzz slurm-test test test-fast timing mutants mutation formal coverage sweep policies bench lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,20p' Makefile
+	@sed -n '2,23p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -85,6 +88,32 @@ sweep: build-cli
 CYCLES ?= 1000000000
 soak: build-cli
 	$(BUILD)/creditloop soak --cycles $(CYCLES) --seed $(SEED)
+
+# The sanitizer build (docs/fuzzing.md): a clang tree of its own, build/sanitize, with ASan and UBSan
+# on the harness, model, scoreboards, CLI and tests (reports fatal); it runs ctest -L fast there, a
+# slice of the regression on the main build's banks (build-cli first, so they exist) and every fuzz
+# target for FUZZ_SECONDS_CI seconds. CI runs it after make test.
+FUZZ_SECONDS_CI ?= 8
+sanitize: build-cli
+	@scripts/install-deps.sh --check --sanitize 2>/dev/null || scripts/install-deps.sh --sanitize
+	FUZZ_SECONDS=$(FUZZ_SECONDS_CI) JOBS=$(JOBS) scripts/sanitize.sh
+
+# Every libFuzzer target (fuzz/) for FUZZ_SECONDS each, over build/sanitize/fuzz_corpus/; builds the
+# sanitizer tree first (without its tests) when it is missing. FUZZ_TARGET=<name> runs one.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGET ?=
+fuzz:
+	@scripts/install-deps.sh --check --sanitize 2>/dev/null || scripts/install-deps.sh --sanitize
+	@test -f $(BUILD)/sanitize/fuzz_targets.txt || FUZZ_SECONDS=0 SANITIZE_ONLY_BUILD=1 JOBS=$(JOBS) scripts/sanitize.sh
+	@cmake --build $(BUILD)/sanitize -j$(JOBS) --target fuzz_targets > $(BUILD)/sanitize/fuzz_build.log 2>&1 || \
+	  { tail -20 $(BUILD)/sanitize/fuzz_build.log >&2; exit 3; }
+	scripts/fuzz.sh --build $(BUILD)/sanitize --seconds $(FUZZ_SECONDS) $(if $(FUZZ_TARGET),--target '$(FUZZ_TARGET)')
+
+# The sharded regression through a real Slurm (docs/slurm.md): munged, slurmctld and slurmd on
+# 127.0.0.1 in a temporary folder, 3 shards merged against the unsharded run; stops what it started.
+slurm-test: build-cli
+	@scripts/install-deps.sh --check --slurm 2>/dev/null || scripts/install-deps.sh --slurm
+	tests/slurm/test_slurm.sh
 
 bench: build-cli
 	python3 scripts/bench.py --build $(BUILD)

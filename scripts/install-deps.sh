@@ -6,11 +6,16 @@
 #   scripts/install-deps.sh            install whatever is missing (needs root or sudo)
 #   scripts/install-deps.sh --check    only say what is missing; exit 1 if anything is
 #   scripts/install-deps.sh --optional also install gtkwave and lcov
+#   scripts/install-deps.sh --sanitize also clang and its sanitizer and libFuzzer runtimes (make sanitize, make fuzz)
+#   scripts/install-deps.sh --slurm    also slurm-wlm and munge (make slurm-test, a local cluster)
+# The options combine (CI gives all three).
 set -euo pipefail
 
 required=(verilator libsystemc-dev catch2 libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev
           ccache cmake make g++ zlib1g-dev pkg-config python3 iverilog yosys z3)
 optional=(gtkwave lcov)
+sanitize=(clang libclang-rt-14-dev)
+slurm=(slurm-wlm munge)
 
 mode=install
 want=("${required[@]}")
@@ -18,7 +23,9 @@ for arg in "$@"; do
   case "$arg" in
     --check) mode=check ;;
     --optional) want+=("${optional[@]}") ;;
-    *) echo "install-deps.sh: unknown option '$arg' (use --check or --optional)" >&2; exit 2 ;;
+    --sanitize) want+=("${sanitize[@]}") ;;
+    --slurm) want+=("${slurm[@]}") ;;
+    *) echo "install-deps.sh: unknown option '$arg' (use --check, --optional, --sanitize or --slurm)" >&2; exit 2 ;;
   esac
 done
 

@@ -48,16 +48,19 @@ public:
         end_kib_ = now;
         ++samples_;
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time_).count();
-        std::cerr << fmt::format("\rsoak: {:5.1f} % of {} cycles, {:.2f} M cycles/s, resident {} KiB   ",
-                                 100.0 * static_cast<double>(cycle_) / static_cast<double>(cycles_), cycles_,
-                                 static_cast<double>(cycle_) / seconds / 1e6, now)
-                  << std::flush;
+        // Redrawn in place on a terminal; one plain line a sample in a log (a sample is every 2^24
+        // cycles, some 4 s), never a stream of carriage returns.
+        const std::string line = fmt::format("soak: {:5.1f} % of {} cycles, {:.2f} M cycles/s, resident {} KiB",
+                                             100.0 * static_cast<double>(cycle_) / static_cast<double>(cycles_), cycles_,
+                                             static_cast<double>(cycle_) / seconds / 1e6, now);
+        if (terminal_) std::cerr << "\r" << line << "   " << std::flush;
+        else std::cerr << line << "\n" << std::flush;
     }
     void post_run() override {
         end_kib_ = resident_kib();
         peak_kib_ = std::max(peak_kib_, end_kib_);
         if (samples_ == 0) start_kib_ = end_kib_;
-        std::cerr << "\n";
+        if (terminal_ && samples_) std::cerr << "\n";
     }
     long start_kib_ = 0, end_kib_ = 0, peak_kib_ = 0;
     uint64_t samples_ = 0;
@@ -65,6 +68,7 @@ public:
 private:
     uint64_t cycles_, every_, cycle_ = 0;
     long leak_kib_;
+    bool terminal_ = isatty(STDERR_FILENO) != 0;
     std::vector<std::string> leaked_;
     std::chrono::steady_clock::time_point start_time_;
 };
