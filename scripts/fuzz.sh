@@ -51,6 +51,12 @@ for name in "${targets[@]}"; do
   artifacts=$build/fuzz_artifacts/$name
   mkdir -p "$corpus" "$artifacts"
   cp -n "$root/fuzz/corpus/$name/"* "$corpus/" 2>/dev/null || true
+  # The SystemVerilog target also starts from the project's own RTL, mutants and examples, as
+  # they are in the tree (not copies kept in fuzz/corpus/).
+  if [[ $name == rtl_text ]]; then
+    find "$root/rtl" "$root/examples" -name '*.sv' -size -8k -print0 |
+      while IFS= read -r -d '' sv; do cp -n "$sv" "$corpus/tree_$(basename "$sv")"; done
+  fi
   inputs=("$corpus")
   [[ -d $root/fuzz/regressions/$name ]] && inputs+=("$root/fuzz/regressions/$name")
   options=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 -max_len=8192
