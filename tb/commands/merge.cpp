@@ -8,6 +8,7 @@
 #include <pugixml.hpp>
 
 #include "coverage_report.h"
+#include "junit.h"
 
 namespace fs = std::filesystem;
 
@@ -88,11 +89,7 @@ int run_merge(const MergeCommand& command) {
         if (!tests[k]) return refuse("test " + std::to_string(k) + " of the run is in no shard's file");
 
     pugi::xml_document out;
-    auto declaration = out.append_child(pugi::node_declaration);
-    declaration.append_attribute("version") = "1.0";
-    declaration.append_attribute("encoding") = "UTF-8";
-    auto suite = out.append_child("testsuites").append_child("testsuite");
-    suite.append_attribute("name") = "creditloop.sim";
+    auto suite = start_junit_suite(out);
     unsigned long long failures = 0, errors = 0, skipped = 0;
     double time = 0.0;
     for (auto test : tests) {

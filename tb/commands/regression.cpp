@@ -32,6 +32,7 @@
 #include "port_map.h"
 #include "gtkw.h"
 #include "interrupt.h"
+#include "junit.h"
 #include "log.h"
 #include "parallel.h"
 #include "process.h"
@@ -316,11 +317,7 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
         total += o.seconds;
     }
     pugi::xml_document doc;
-    auto declaration = doc.append_child(pugi::node_declaration);
-    declaration.append_attribute("version") = "1.0";
-    declaration.append_attribute("encoding") = "UTF-8";
-    auto suite = doc.append_child("testsuites").append_child("testsuite");
-    suite.append_attribute("name") = "creditloop.sim";
+    auto suite = start_junit_suite(doc);
     suite.append_attribute("tests") = static_cast<unsigned long long>(cases.size());
     suite.append_attribute("failures") = static_cast<unsigned long long>(failures);
     suite.append_attribute("errors") = static_cast<unsigned long long>(errors);
