@@ -15,9 +15,11 @@
 #include "block_swap.h"
 #include "channel_config.h"
 #include "channels_command.h"
+#include "coverage_report.h"
 #include "dut_bank.h"
 #include "dut_library.h"
 #include "gtkw_command.h"
+#include "merge.h"
 #include "mutants.h"
 #include "mutation.h"
 #include "port_map.h"
@@ -158,4 +160,47 @@ TEST_CASE("module names with $ are renamed and a long run of blanks does not ove
         for (const auto& m : renamed) CHECK((m.size() > 3 && m.compare(m.size() - 3, 3, "_v1") == 0));
     }
     CHECK(modules_declared_in(regression("rtl_text", "module_then_60k_blanks.sv")) == std::vector<std::string>{"deep_blanks"});
+}
+
+namespace {
+
+// The two shards of fuzz/corpus/junit/two_shards (seed 000's K = 1, 2, 4 as --shard 1/2 and 2/2),
+// each line of `edits` applied to both as (text, replacement), written with their coverage JSON
+// beside them; then creditloop merge's verdict.
+int merge_with(const std::vector<std::pair<std::string, std::string>>& edits) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("creditloop_merge_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string both = creditloop::testing::slurp(creditloop::testing::source_dir() + "/fuzz/corpus/junit/two_shards");
+    const size_t cut = both.find("%%\n");
+    REQUIRE(cut != std::string::npos);
+    MergeCommand merge{(dir / "merged.xml").string(), {}, true};
+    int k = 0;
+    for (std::string shard : {both.substr(0, cut), both.substr(cut + 3)}) {
+        for (const auto& [from, to] : edits)
+            for (size_t at = shard.find(from); at != std::string::npos; at = shard.find(from, at + to.size()))
+                shard.replace(at, from.size(), to);
+        const std::string path = (dir / ("shard_" + std::to_string(++k) + ".xml")).string();
+        std::ofstream(path) << shard;
+        REQUIRE(write_coverage_json(coverage_json_path(path), CoverageTally{}));
+        merge.shards.push_back(path);
+    }
+    const int verdict = run_merge(merge);
+    std::filesystem::remove_all(dir);
+    return verdict;
+}
+
+}  // namespace
+
+TEST_CASE("merge refuses a shard's numbers and names it did not write, in one line, without throwing", "[fast][fuzz][bad-input][shard]") {
+    // std::stoul threw on an index that is no number (the program ended, exit 134), a tests.total
+    // beyond a long threw too and a large one was allocated before anything was checked; sscanf
+    // read "1/2x" as shard 1/2; coverage.file could name any file on the machine.
+    CHECK(merge_with({}) == 0);
+    CHECK(merge_with({{R"(name="index" value="2")", R"(name="index" value="two")"}}) == 2);
+    CHECK(merge_with({{R"(name="tests.total" value="3")", R"(name="tests.total" value="99999999999999999999")"}}) == 2);
+    CHECK(merge_with({{R"(name="tests.total" value="3")", R"(name="tests.total" value="3000000000")"}}) == 2);
+    CHECK(merge_with({{R"(name="tests.total" value="3")", R"(name="tests.total" value="4")"}}) == 2);
+    CHECK(merge_with({{R"(value="1/2")", R"(value="1/2x")"}}) == 2);
+    CHECK(merge_with({{"shard_1.coverage.json", "../shard_1.coverage.json"}}) == 2);
 }

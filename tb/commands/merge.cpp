@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include <pugixml.hpp>
 
@@ -20,6 +21,26 @@ std::string property_of(pugi::xml_node node, const char* name) {
     return node.child("properties").find_child_by_attribute("property", "name", name).attribute("value").as_string();
 }
 
+// A whole number as a shard's file gives it (its shard I/N, its tests.total, a testcase's index):
+// digits only, at most `most`. std::stoul and sscanf would throw, wrap or take a prefix.
+std::optional<size_t> whole_number(const std::string& text, size_t most) {
+    if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    const size_t value = std::stoull(text);
+    if (value > most) return std::nullopt;
+    return value;
+}
+
+// "I/N" with 1 <= I <= N <= most.
+bool shard_slice(const std::string& text, size_t most, int& index, int& count) {
+    const size_t slash = text.find('/');
+    if (slash == std::string::npos) return false;
+    const auto i = whole_number(text.substr(0, slash), most), n = whole_number(text.substr(slash + 1), most);
+    if (!i || !n || *i < 1 || *i > *n) return false;
+    index = static_cast<int>(*i);
+    count = static_cast<int>(*n);
+    return true;
+}
+
 int refuse(const std::string& problem) {
     std::cerr << "creditloop merge: " << problem << "\n";
     return 2;
@@ -32,6 +53,9 @@ struct Shard {
     pugi::xml_node suite;
     int index = 0, count = 0;
 };
+
+// More shards than a Slurm job array holds (MaxArraySize is 1001 by default) is no run of ours.
+constexpr size_t kMostShards = 100000;
 
 }  // namespace
 
@@ -47,8 +71,7 @@ int run_merge(const MergeCommand& command) {
         if (!parsed) return refuse("cannot read " + shard.path + " (" + parsed.description() + ")");
         shard.suite = shard.doc.child("testsuites").child("testsuite");
         const std::string slice = property_of(shard.suite, "shard");
-        if (!shard.suite || slice.empty() || std::sscanf(slice.c_str(), "%d/%d", &shard.index, &shard.count) != 2 ||
-            shard.index < 1 || shard.index > shard.count)
+        if (!shard.suite || !shard_slice(slice, kMostShards, shard.index, shard.count))
             return refuse(shard.path + " is not a shard's JUnit file (no 'shard' property I/N): write it with creditloop regress --shard I/N");
         const Shard& first = shards.front();
         for (const char* key : {"seed", "filter", "tests.total"})
@@ -66,20 +89,31 @@ int run_merge(const MergeCommand& command) {
             return refuse("shard " + std::to_string(i) + "/" + std::to_string(count) +
                           " is missing: merge needs every shard's JUnit file (did its job fail?)");
 
-    // The testcases in the unsharded order, each index exactly once.
-    const size_t total = std::stoul("0" + property_of(shards.front().suite, "tests.total"));
+    // The testcases in the unsharded order, each index exactly once: as many as the run had.
+    const std::string total_text = property_of(shards.front().suite, "tests.total");
+    size_t given = 0;
+    for (const Shard& shard : shards)
+        for (auto test : shard.suite.children("testcase")) (void)test, ++given;
+    const auto total_read = whole_number(total_text, given);
+    if (!total_read || *total_read != given)
+        return refuse(shards.front().path + ": the run had '" + total_text + "' tests (tests.total) but the shards hold " +
+                      std::to_string(given) + ": every shard's file is needed, each written by creditloop regress --shard");
+    const size_t total = *total_read;
     std::vector<pugi::xml_node> tests(total);
     CoverageTally coverage;
     for (const Shard& shard : shards) {
         for (auto test : shard.suite.children("testcase")) {
             const std::string index = property_of(test, "index");
-            const size_t k = index.empty() ? total : std::stoul(index);
+            const size_t k = whole_number(index, total).value_or(total);
             if (k >= total || tests[k])
                 return refuse(shard.path + ": testcase " + test.attribute("name").as_string() + " has index '" + index +
                               "', outside the run or given twice");
             tests[k] = test;
         }
+        // Written by regress as the name of a file beside the shard's: never a path elsewhere.
         const std::string file = property_of(shard.suite, "coverage.file");
+        if (file.empty() || file.find('/') != std::string::npos || file == "." || file == "..")
+            return refuse(shard.path + ": its coverage.file '" + file + "' is not the name of the coverage JSON beside it");
         std::string error;
         const auto tally = read_coverage_json((fs::path(shard.path).parent_path() / file).string(), error);
         if (!tally) return refuse(error + ": the coverage file beside " + shard.path);
