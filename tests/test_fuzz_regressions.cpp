@@ -204,3 +204,18 @@ TEST_CASE("merge refuses a shard's numbers and names it did not write, in one li
     CHECK(merge_with({{R"(value="1/2")", R"(value="1/2x")"}}) == 2);
     CHECK(merge_with({{"shard_1.coverage.json", "../shard_1.coverage.json"}}) == 2);
 }
+
+TEST_CASE("a coverage count that is no whole number is refused, not cast", "[fast][fuzz][bad-input][coverage]") {
+    // fuzz_coverage_json: get<uint64_t>() cast a count of 8.9e80 (UBSan: outside the range of
+    // unsigned long), and a negative count wrapped to a huge one.
+    std::string error;
+    CHECK_FALSE(parse_coverage_json(regression("coverage_json", "count_beyond_uint64.json"), "c.json", error));
+    CHECK(error == "c.json: bin 'channels.recovery_resend' has count 8.888888888888889e+80: a whole number >= 0");
+    CHECK_FALSE(parse_coverage_json(R"({"bins": [{"name": "credits.zero", "count": -1}]})", "c.json", error));
+    CHECK(error == "c.json: bin 'credits.zero' has count -1: a whole number >= 0");
+    CHECK_FALSE(parse_coverage_json(R"({"runs": 2.5, "bins": []})", "c.json", error));
+    CHECK(error == "c.json: runs is 2.5: a whole number >= 0");
+    const auto read = parse_coverage_json(R"({"runs": 3, "bins": [{"name": "credits.zero", "count": 7}]})", "c.json", error);
+    REQUIRE(read);
+    CHECK(read->runs() == 3);
+}

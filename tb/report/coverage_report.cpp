@@ -66,18 +66,41 @@ std::optional<CoverageTally> read_coverage_json(const std::string& path, std::st
     return parse_coverage_json(text.str(), path, error);
 }
 
+namespace {
+
+// A count as creditloop writes it: a JSON integer >= 0. nlohmann's get<uint64_t>() would cast a
+// float with a plain cast (undefined behaviour beyond the range: fuzz_coverage_json found a count
+// of 8.9e80) and wrap a negative one.
+bool count_value(const nlohmann::json& value, uint64_t& out) {
+    if (!value.is_number_unsigned()) return false;
+    out = value.get<uint64_t>();
+    return true;
+}
+
+}  // namespace
+
 std::optional<CoverageTally> parse_coverage_json(const std::string& text, const std::string& path, std::string& error) {
     try {
         const nlohmann::json doc = nlohmann::json::parse(text);
         CoverageTally tally;
         for (const auto& bin : doc.at("bins")) {
             const std::string name = bin.at("name").get<std::string>();
-            if (!tally.add(name, bin.at("count").get<uint64_t>())) {
+            uint64_t count = 0;
+            if (!count_value(bin.at("count"), count)) {
+                error = path + ": bin '" + name + "' has count " + bin.at("count").dump() + ": a whole number >= 0";
+                return std::nullopt;
+            }
+            if (!tally.add(name, count)) {
                 error = path + ": no bin is named '" + name + "'";
                 return std::nullopt;
             }
         }
-        tally.add_runs(doc.value("runs", uint64_t{0}));
+        uint64_t runs = 0;
+        if (doc.contains("runs") && !count_value(doc["runs"], runs)) {
+            error = path + ": runs is " + doc["runs"].dump() + ": a whole number >= 0";
+            return std::nullopt;
+        }
+        tally.add_runs(runs);
         return tally;
     } catch (const nlohmann::json::exception& e) {
         error = path + ": " + e.what();
