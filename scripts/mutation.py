@@ -225,6 +225,9 @@ def main():
     args = parser.parse_args()
     if args.count < 1 or args.jobs < 1 or args.seed < 0:
         fail("--count and --jobs need at least 1, --seed at least 0")
+    # Every path this script writes into a yosys script or passes to a tool is absolute: yosys runs
+    # in its own working folder, where a path relative to the checkout names nothing.
+    args.build = os.path.abspath(args.build)
     for tool in ("yosys",):
         if not shutil.which(tool):
             fail("%s not found: run scripts/install-deps.sh (Debian package yosys)" % tool)
@@ -332,12 +335,18 @@ def main():
     errors = [r for r in rows if r["verdict"] == "error"]
     score = 100.0 * caught / max(1, total - equivalent)
     elapsed = time.time() - started
+    # A survivor yosys could not classify is neither caught nor a survivor of the stimulus: no
+    # score counts it. The report and the last line say so instead, and the exit code is 3.
+    scored = not errors
+    summary = ("**Mutation score: %d / %d = %.1f %%** (caught over mutants that are not equivalent)." % (
+        caught, total - equivalent, score) if scored else
+        "**No mutation score**: yosys could not classify %d survivors (rows marked error)." % len(errors))
     lines = ["# Mutation score", "",
              "`python3 scripts/mutation.py --count %d --seed %d%s` (%.0f s): %d generated mutants, %d caught, "
-             "%d proved equivalent, %d bounded equivalent, %d stimulus gaps." % (
-                 args.count, args.seed, " --ci" if args.ci else "", elapsed, total, caught, equivalent, len(bounded), len(gaps)),
-             "", "**Mutation score: %d / %d = %.1f %%** (caught over mutants that are not equivalent)." % (
-                 caught, total - equivalent, score), "",
+             "%d proved equivalent, %d bounded equivalent, %d stimulus gaps, %d not classified." % (
+                 args.count, args.seed, " --ci" if args.ci else "", elapsed, total, caught, equivalent, len(bounded),
+                 len(gaps), len(errors)),
+             "", summary, "",
              "| netlist | id | mutation | where | verdict | detail |", "|---|---|---|---|---|---|"]
     for r in rows:
         lines.append("| %s | %d | %s | %s | %s | %s |" % (r["netlist"], r["id"], r["mode"], r["where"], r["verdict"], r["detail"]))
@@ -345,7 +354,8 @@ def main():
         f.write("\n".join(lines) + "\n")
     with open(os.path.join(out_root, "mutation.json"), "w") as f:
         json.dump({"seed": args.seed, "total": total, "caught": caught, "equivalent": equivalent,
-                   "gaps": len(gaps), "bounded": len(bounded), "score": score, "seconds": elapsed, "mutants": rows}, f, indent=2)
+                   "gaps": len(gaps), "bounded": len(bounded), "errors": len(errors),
+                   "score": score if scored else None, "seconds": elapsed, "mutants": rows}, f, indent=2)
     print()
     for r in rows:
         if r["verdict"] != "caught":
@@ -353,17 +363,18 @@ def main():
             if r["verdict"] in ("stimulus gap", "bounded equivalent", "error"):
                 for command in r["rerun"]:
                     print("    rerun: " + command)
-    print("\nmutation score: %d of %d non-equivalent mutants caught (%.1f %%); %d mutants in all, %d proved equivalent, "
-          "%d bounded equivalent, %d stimulus gaps (%.0f s; %s)" % (
-              caught, total - equivalent, score, total, equivalent, len(bounded), len(gaps), elapsed,
-              os.path.relpath(os.path.join(out_root, "mutation.md"), os.getcwd())))
+    report = os.path.relpath(os.path.join(out_root, "mutation.md"), os.getcwd())
     if misjudged:
-        print("mutation.py: the classifier calls %d caught mutants equivalent: its equivalence is unsound" % len(misjudged),
+        print("mutation.py: the classifier calls %d caught mutants equivalent: its equivalence is unsound; no score" % len(misjudged),
               file=sys.stderr)
         return 3
     if errors:
-        print("mutation.py: yosys failed on %d survivors (their logs are named above)" % len(errors), file=sys.stderr)
+        print("\nmutation.py: %d of %d survivors could not be classified (yosys failed; each log is named above): "
+              "no mutation score (%s)" % (len(errors), total - caught, report), file=sys.stderr)
         return 3
+    print("\nmutation score: %d of %d non-equivalent mutants caught (%.1f %%); %d mutants in all, %d proved equivalent, "
+          "%d bounded equivalent, %d stimulus gaps (%.0f s; %s)" % (
+              caught, total - equivalent, score, total, equivalent, len(bounded), len(gaps), elapsed, report))
     return 1 if gaps else 0
 
 
