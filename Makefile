@@ -8,6 +8,7 @@
 #                make sim DUT_LINK=<map.json>   a sender and receiver of your own
 #   make test    every test through CTest: the regression, mutants, SystemC, Catch2 (ctest -L <tag>)
 #   make test-fast  the tests that need no verilation (model, scoreboards, CLI, bad input), < 30 s
+#   make docs-test every command the README and docs/ show, run as written; the numbers they print checked
 #   make mutants the regression against every buggy RTL variant in rtl/mutants/: a kill table
 #   make mutation generated mutants (yosys mutate): a mutation score, every survivor classified
 #   make formal  the proof (yosys): conservation, no overflow, no send at zero over a parameter grid
@@ -43,12 +44,12 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all configure build build-cli sim soak sanitize fuzz slurm-test test test-fast timing mutants mutation formal coverage sweep policies bench lint deps clean help
+.PHONY: all configure build build-cli sim soak sanitize fuzz slurm-test test test-fast docs-test timing mutants mutation formal coverage sweep policies bench lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,23p' Makefile
+	@sed -n '2,24p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -115,8 +116,10 @@ slurm-test: build-cli
 	@scripts/install-deps.sh --check --slurm 2>/dev/null || scripts/install-deps.sh --slurm
 	tests/slurm/test_slurm.sh
 
+# BENCH_ARGS= passes options to scripts/bench.py (fewer cycles or runs: python3 scripts/bench.py --help).
+BENCH_ARGS ?=
 bench: build-cli
-	python3 scripts/bench.py --build $(BUILD)
+	python3 scripts/bench.py --build $(BUILD) $(BENCH_ARGS)
 
 policies: build-cli
 	$(BUILD)/creditloop policies --jobs $(JOBS)
@@ -141,16 +144,23 @@ coverage:
 # The proof (docs/formal.md): k-induction with yosys and yosys-smtbmc over the whole parameter
 # grid, one-sided resets and the mutants by bounded model checking; the table goes to
 # $(BUILD)/formal/formal.md, counterexamples' waves beside it. CTest runs its CI subset.
+# FORMAL_ONLY=<globs> proves only the items whose names match (python3 scripts/formal.py --list).
+FORMAL_ONLY ?=
 formal: build-cli
-	python3 scripts/formal.py --build $(BUILD) --jobs $(JOBS)
+	python3 scripts/formal.py --build $(BUILD) --jobs $(JOBS) $(if $(FORMAL_ONLY),--only '$(FORMAL_ONLY)')
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
+# The docs test (scripts/docs_check.py): every command the README and docs/ show, run as written
+# from the checkout root (the slow ones at a reduced size), and the numbers they print compared.
+docs-test: build
+	python3 scripts/docs_check.py
+
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -L fast
 
-# The timing targets of issue 9 measured on a fresh clone in a temporary directory (a table).
+# The change-RTL-and-rerun loop measured on fresh clones in a temporary directory (a table).
 timing:
 	python3 scripts/timing.py
 

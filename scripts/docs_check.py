@@ -1,0 +1,394 @@
+#!/usr/bin/env python3
+"""The docs test: every command the README and docs/ show is run as written, from the checkout
+root, and every number they show a command printing is checked against what it prints now.
+
+What counts as a command:
+  - each line of a ```sh block (a trailing `\\` joins the next line; `# ...` is a comment);
+  - each `$ ` line of a fenced block (a transcript: the lines after it, up to the next `$ ` line,
+    are its output);
+  - each inline code span that starts with a command word (make, build/creditloop, python3
+    scripts/..., scripts/..., ctest, cd build && ..., cmake, cpack, gtkwave).
+
+What counts as a printed number:
+  - the output lines of a transcript;
+  - a fenced block or a table right after `<!-- output of: COMMAND -->`: its numbers must appear,
+    in order, among the numbers COMMAND prints (durations, such as "124 s" or "0:05 elapsed",
+    are wall times and compared by neither side);
+  - a block after `<!-- measured: COMMAND -->` is a measurement (a timing, a rate): the command
+    runs, at its reduced size, and the numbers are not compared; the lines just above the block
+    must give its commit and date.
+
+A fenced block without a language, not a transcript and not marked, is refused: every block of
+printed text says which command printed it (```text marks an illustration that no command prints).
+
+How each command runs is declared once, in RULES below: as written; at a reduced size (extra
+make variables or options appended, for the slow ones); as a template (it holds a placeholder
+such as <pattern>, path/to/ or N: its command word, subcommand and every option it names must
+exist); or not at all, with the reason (a viewer, the package installer, the command that runs
+this test). A command exits 0 unless its transcript line ends with `# exit N`.
+
+A failure names the doc file and line. The exit code is 1 when anything failed, 2 on bad usage.
+"""
+import argparse
+import collections
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMMAND_WORDS = ("make", "build/creditloop", "python3 scripts/", "scripts/", "ctest", "cd build &&", "cmake ",
+                 "cpack", "gtkwave", "bash .ci/run")
+
+# How each command is run: the first rule whose pattern matches (re.match on the whole command).
+#   ("run",)              as written
+#   ("reduced", extra)    as written plus `extra` (its reduced size; the whole command is slow)
+#   ("dry", how, reason)  not run; `how` is run instead (make -n, --help) to show it still parses
+#   ("skip", reason)      not run at all
+RULES = [
+    (r"make test$|make test ", ("dry", "make -n test", "the docs test is itself part of make test")),
+    (r"bash \.ci/run|make sanitize|scripts/sanitize\.sh", ("dry", "make -n sanitize", "CI runs it after make test")),
+    (r"make deps|scripts/install-deps\.sh", ("dry", "scripts/install-deps.sh --check", "installs Debian packages")),
+    (r"make clean", ("dry", "make -n clean", "removes the build the other commands use")),
+    (r"make timing|python3 scripts/timing\.py|scripts/timing\.py",
+     ("dry", "python3 scripts/timing.py --help", "fresh clones and cold builds: about 15 minutes")),
+    (r"make fuzz|scripts/fuzz\.sh", ("dry", "make -n fuzz", "minutes per target; make sanitize fuzzes each target in CI")),
+    (r"make slurm-test|tests/slurm/|scripts/slurm/", ("dry", "make -n slurm-test", "CTest's slurm test runs it")),
+    (r"gtkwave", ("skip", "a waveform viewer (a window)")),
+    (r"(cd build && )?ctest ", ("ctest",)),
+    (r"export SLURM_CONF|sbatch|sinfo|squeue", ("dry", "make -n slurm-test", "needs the local cluster; CTest's slurm test starts one")),
+    (r"(scripts|tests)/[\w/.-]+$", ("file",)),
+    (r"make mutation", ("reduced", "COUNT=16")),
+    (r"python3 scripts/mutation\.py", ("reduced", "--ci")),
+    (r"make formal", ("reduced", "FORMAL_ONLY='L2_B4_*'")),
+    (r"python3 scripts/formal\.py(?!.*--list)", ("reduced", "--only 'L2_B4_*'")),
+    (r"make coverage", ("reduced", "TESTS='seed000/*'")),
+    (r"make soak", ("reduced", "CYCLES=1000000")),
+    (r"make bench", ("reduced", "BENCH_ARGS='--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000'")),
+    (r"python3 scripts/bench\.py", ("reduced", "--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000")),
+    (r".*", ("run",)),
+]
+
+# A placeholder: the command is a template, not runnable as written.
+PLACEHOLDER = re.compile(r"<[^>]*>|\.\.\.|path/to/|\bOUT/|\bI/N\b|--shards N\b|--seed N\b|\bx\.vcd\b")
+DURATION = re.compile(r"\d+(?:[.,]\d+)?\s*(?:s|ms|min|seconds?|minutes?)\b|\d+:\d\d(?::\d\d)? elapsed"
+                      r"|\d+(?:\.\d+)?\s*[kM]? ?cycles/s")
+NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+Command = collections.namedtuple("Command", "text where expect_exit")
+Output = collections.namedtuple("Output", "command lines where kind")   # kind: transcript, output, measured
+
+
+def numbers(text):
+    text = DURATION.sub(" ", text)
+    out = []
+    for n in NUMBER.findall(text):
+        n = n.replace(",", "").lstrip("+")
+        try:
+            out.append(float(n))
+        except ValueError:
+            pass
+    return out
+
+
+def logical_lines(lines, start):
+    """(line number, text) for each command of a block, continuation lines joined."""
+    joined, first = "", None
+    for i, line in enumerate(lines, start):
+        if first is None:
+            first = i
+        if line.rstrip().endswith("\\"):
+            joined += line.rstrip()[:-1] + " "
+            continue
+        yield first, joined + line
+        joined, first = "", None
+
+
+def strip_comment(command):
+    """The command without a trailing shell comment, and the exit code that comment expects."""
+    quote = None
+    for i, c in enumerate(command):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or command[i - 1].isspace()):
+            m = re.search(r"\bexit (\d+)\b", command[i + 1:])
+            return command[:i].strip(), int(m.group(1)) if m else 0
+    return command.strip(), 0
+
+
+def is_command(span):
+    return any(span.startswith(w) for w in COMMAND_WORDS) and not span.endswith("/")
+
+
+def parse(path):
+    """The commands and the printed outputs of one Markdown file, and the problems found."""
+    rel = os.path.relpath(path, ROOT)
+    with open(path) as f:
+        lines = f.read().split("\n")
+    commands, outputs, problems = [], [], []
+    marker = None   # (kind, command, line) from the last <!-- output of: / measured: --> comment
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"\s*<!--\s*(output of|measured):\s*(.*?)\s*-->\s*$", line)
+        if m:
+            marker = ("output" if m.group(1) == "output of" else "measured", m.group(2), i + 1)
+            i += 1
+            continue
+        fence = re.match(r"(\s*)```\s*(\w*)", line)
+        if fence:
+            indent, language = fence.group(1), fence.group(2)
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith("```"):
+                j += 1
+            body = [b[len(indent):] if b.startswith(indent) else b.lstrip() for b in lines[i + 1:j]]
+            start = i + 2
+            if language in ("sh", "bash", "shell"):
+                for n, text in logical_lines(body, start):
+                    command, expect = strip_comment(text)
+                    if command:
+                        commands.append(Command(command, "%s:%d" % (rel, n), expect))
+            elif language == "" and any(b.startswith("$ ") for b in body):
+                current = None
+                for n, text in logical_lines(body, start):
+                    if text.startswith("$ "):
+                        command, expect = strip_comment(text[2:])
+                        commands.append(Command(command, "%s:%d" % (rel, n), expect))
+                        current = Output(command, [], "%s:%d" % (rel, n), "transcript")
+                        outputs.append(current)
+                    elif current is not None:
+                        current.lines.append((n, text))
+            elif language == "":
+                if marker:
+                    kind, command, at = marker
+                    commands.append(Command(command, "%s:%d" % (rel, at), 0))
+                    outputs.append(Output(command, list(zip(range(start, start + len(body)), body)),
+                                          "%s:%d" % (rel, i + 1), kind))
+                    if kind == "measured":
+                        check_dated(lines, at, rel, problems)
+                else:
+                    problems.append("%s:%d: a block of printed text without its command: start it with `$ COMMAND`, "
+                                    "put <!-- output of: COMMAND --> above it, or mark it ```text" % (rel, i + 1))
+            marker = None
+            i = j + 1
+            continue
+        if marker and line.startswith("|"):
+            j = i
+            while j < len(lines) and lines[j].startswith("|"):
+                j += 1
+            kind, command, at = marker
+            commands.append(Command(command, "%s:%d" % (rel, at), 0))
+            outputs.append(Output(command, [(n + 1, lines[n]) for n in range(i, j) if not re.match(r"\|[-| :]+\|$", lines[n])],
+                                  "%s:%d" % (rel, i + 1), kind))
+            if kind == "measured":
+                check_dated(lines, at, rel, problems)
+            marker = None
+            i = j
+            continue
+        if marker and line.strip() and not line.startswith("|"):
+            pass   # prose between the marker and its block
+        for span in re.findall(r"`([^`]+)`", line):
+            if is_command(span):
+                commands.append(Command(span.strip(), "%s:%d" % (rel, i + 1), 0))
+        i += 1
+    if marker:
+        problems.append("%s:%d: <!-- %s --> is followed by no block" % (rel, marker[2], marker[0]))
+    return commands, outputs, problems
+
+
+def check_dated(lines, at, rel, problems):
+    """A measured block names its commit and date within the lines above its marker."""
+    context = " ".join(lines[max(0, at - 4):at])
+    if not (re.search(r"\b[0-9a-f]{7,40}\b", context) and re.search(r"\b20\d\d-\d\d-\d\d\b", context)):
+        problems.append("%s:%d: a measured block needs its commit and date just above it" % (rel, at))
+
+
+def rule_for(command):
+    for pattern, action in RULES:
+        if re.match(pattern, command):
+            return action
+    return ("run",)
+
+
+def run(command, timeout, log):
+    started = time.time()
+    env = dict(os.environ, TERM="dumb")
+    try:
+        p = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=timeout, errors="replace")
+        code, out = p.returncode, p.stdout
+    except subprocess.TimeoutExpired as e:
+        code, out = None, (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+    log.write("$ %s\n%s\n[exit %s, %.1f s]\n\n" % (command, out, code, time.time() - started))
+    log.flush()
+    return code, out, time.time() - started
+
+
+def template_problems(command):
+    """What a template names that does not exist: its command word, subcommand or options."""
+    words = command.split()
+    if words[0] == "build/creditloop":
+        sub = words[1] if len(words) > 1 and not words[1].startswith("-") and not PLACEHOLDER.match(words[1]) else ""
+        p = subprocess.run(["build/creditloop"] + ([sub] if sub else []) + ["--help"], cwd=ROOT, capture_output=True, text=True)
+        if p.returncode != 0:
+            return ["build/creditloop %s --help failed: %s" % (sub, (p.stderr or p.stdout).strip().splitlines()[-1:])]
+        known = set(re.findall(r"--[\w-]+", p.stdout))
+        return ["option %s is not an option of build/creditloop %s" % (o, sub)
+                for o in re.findall(r"(?<![\w-])--[\w-]+", command) if o not in known]
+    if words[0] == "make":
+        text = open(os.path.join(ROOT, "Makefile")).read()
+        problems = []
+        for w in words[1:]:
+            if "=" in w:
+                var = w.split("=")[0]
+                if not re.search(r"^%s\s*\?=" % re.escape(var), text, re.M):
+                    problems.append("make variable %s is not in the Makefile" % var)
+            elif not PLACEHOLDER.search(w) and not re.search(r"^%s:" % re.escape(w), text, re.M):
+                problems.append("make target %s is not in the Makefile" % w)
+        return problems
+    script = words[1] if words[0] == "python3" else words[0]
+    if script.startswith("scripts/") or script.startswith("tests/"):
+        if not os.path.exists(os.path.join(ROOT, script)):
+            return ["%s does not exist" % script]
+        p = subprocess.run((["python3"] if script.endswith(".py") else []) + [script, "--help"], cwd=ROOT,
+                           capture_output=True, text=True)
+        known = set(re.findall(r"--[\w-]+", p.stdout + p.stderr))
+        return ["option %s is not an option of %s" % (o, script)
+                for o in re.findall(r"(?<![\w-])--[\w-]+", command) if o not in known]
+    return []
+
+
+def compare(output, printed):
+    """Problems: the output's numbers that `printed` does not print, in order."""
+    problems = []
+    got = numbers(printed)
+    position = 0
+    for n, text in output.lines:
+        want = numbers(text)
+        for value in want:
+            while position < len(got) and got[position] != value:
+                position += 1
+            if position == len(got):
+                rel = output.where.split(":")[0]
+                problems.append("%s:%d: `%s` no longer prints %s (this line: %s)" % (
+                    rel, n, output.command, fmt(value), text.strip()[:120]))
+                return problems
+            position += 1
+    return problems
+
+
+def fmt(value):
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Run every command the README and docs/ show, and check the numbers they print.")
+    ap.add_argument("files", nargs="*", help="Markdown files (default: README.md and docs/*.md)")
+    ap.add_argument("--list", action="store_true", help="list each command and how it would run, run nothing")
+    ap.add_argument("--only", default="", help="only commands matching this regular expression")
+    ap.add_argument("--timeout", type=int, default=900, help="seconds per command")
+    ap.add_argument("--require-build", metavar="DIR", help="run only if DIR is the checkout's build/ (exit 77 otherwise)")
+    ap.add_argument("--log", default=os.path.join(ROOT, "build", "docs_check.log"), help="every command's output")
+    args = ap.parse_args()
+    if args.require_build and os.path.realpath(args.require_build) != os.path.realpath(os.path.join(ROOT, "build")):
+        print("docs_check.py: skipped: the docs name build/, and this build tree is %s" % args.require_build)
+        return 77
+    files = [os.path.abspath(f) for f in args.files] or \
+        [os.path.join(ROOT, "README.md")] + sorted(os.path.join(ROOT, "docs", f) for f in os.listdir(os.path.join(ROOT, "docs"))
+                                                   if f.endswith(".md"))
+    for f in files:
+        if not os.path.isfile(f):
+            print("docs_check.py: %s: no such file" % f, file=sys.stderr)
+            return 2
+    commands, outputs, problems = [], [], []
+    for f in files:
+        c, o, p = parse(f)
+        commands += c
+        outputs += o
+        problems += p
+    if args.only:
+        commands = [c for c in commands if re.search(args.only, c.text)]
+        outputs = [o for o in outputs if re.search(args.only, o.command)]
+
+    # each distinct command once, in the order first shown
+    distinct = collections.OrderedDict()
+    for c in commands:
+        distinct.setdefault((c.text, c.expect_exit), []).append(c.where)
+    counts = collections.Counter()
+    results = {}
+    os.makedirs(os.path.dirname(args.log), exist_ok=True)
+    with open(args.log, "w") as log:
+        for index, ((text, expect), wheres) in enumerate(distinct.items(), 1):
+            if PLACEHOLDER.search(text):
+                action = ("template",)
+            else:
+                action = rule_for(text)
+            label = action[0]
+            if args.list:
+                print("%-8s %-70s %s" % (label, text[:70], wheres[0]))
+                continue
+            print("docs_check.py: [%d/%d] %s: %s" % (index, len(distinct), label, text), flush=True)
+            counts[label] += 1
+            if label == "template":
+                for p in template_problems(text):
+                    problems += ["%s: `%s`: %s" % (w, text, p) for w in wheres[:1]]
+            elif label == "skip":
+                pass
+            elif label == "ctest":
+                # The tests a ctest line selects run in make test already: list them (-N) and
+                # show that the selection is not empty.
+                if not text.startswith("cd build && "):
+                    problems.append("%s: `%s` finds no tests from the checkout root: write `cd build && %s`" % (
+                        wheres[0], text, text))
+                listing = re.sub(r"^(cd build && )?ctest ", "cd build && ctest -N ", text)
+                code, out, _ = run(listing, args.timeout, log)
+                found = re.search(r"Total Tests: (\d+)", out)
+                if code != 0 or not found or found.group(1) == "0":
+                    problems.append("%s: `%s` selects no test (`%s`: %s)" % (wheres[0], text, listing, last_line(out)))
+            elif label == "file":
+                if not os.path.exists(os.path.join(ROOT, text)):
+                    problems.append("%s: `%s` names no file of the checkout" % (wheres[0], text))
+            elif label == "dry":
+                code, out, _ = run(action[1], args.timeout, log)
+                if code != 0:
+                    problems.append("%s: `%s` (not run: %s): `%s` failed (exit %s): %s" % (
+                        wheres[0], text, action[2], action[1], code, last_line(out)))
+            else:
+                command = text + (" " + action[1] if label == "reduced" else "")
+                code, out, seconds = run(command, args.timeout, log)
+                results[text] = out
+                if code != expect:
+                    problems.append("%s: `%s` exited %s, not %d: %s" % (wheres[0], command, code, expect, last_line(out)))
+        if args.list:
+            return 0
+    for o in outputs:
+        if o.kind == "measured" or o.command not in results:
+            continue
+        problems += compare(o, results[o.command])
+    print()
+    print("docs_check.py: %d commands shown in %d files: %s" % (
+        len(distinct), len(files), ", ".join("%d %s" % (n, k) for k, n in sorted(counts.items()))))
+    print("docs_check.py: %d printed blocks compared (%d measured, not compared)" % (
+        sum(1 for o in outputs if o.kind != "measured"), sum(1 for o in outputs if o.kind == "measured")))
+    for p in problems:
+        print("docs_check.py: " + p, file=sys.stderr)
+    if problems:
+        print("docs_check.py: %d problems (every command's output: %s)" % (len(problems), os.path.relpath(args.log, ROOT)),
+              file=sys.stderr)
+        return 1
+    print("docs_check.py: every documented command ran as shown and printed the documented numbers")
+    return 0
+
+
+def last_line(out):
+    lines = [l for l in (out or "").strip().splitlines() if l.strip()]
+    return lines[-1][:200] if lines else "(no output)"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
