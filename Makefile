@@ -149,8 +149,10 @@ FORMAL_ONLY ?=
 formal: build-cli
 	python3 scripts/formal.py --build $(BUILD) --jobs $(JOBS) $(if $(FORMAL_ONLY),--only '$(FORMAL_ONLY)')
 
+# The tests labelled slow (docs_slow: the documented commands that build a tree of their own, such
+# as make coverage) are left out; cd build && ctest -L slow runs them, and so does make docs-test.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE slow
 
 # The docs test (scripts/docs_check.py): every command the README and docs/ show, run as written
 # from the checkout root (the slow ones at a reduced size), and the numbers they print compared.

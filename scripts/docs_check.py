@@ -7,10 +7,12 @@ What counts as a command:
   - each `$ ` line of a fenced block (a transcript: the lines after it, up to the next `$ ` line,
     are its output);
   - each inline code span that starts with a command word (make, build/creditloop, python3
-    scripts/..., scripts/..., ctest, cd build && ..., cmake, cpack, gtkwave).
+    scripts/..., scripts/..., ctest, cd build && ..., cmake, cpack, gtkwave); a bare path such as
+    `scripts/formal.py` names a file, which must exist.
 
-What counts as a printed number:
-  - the output lines of a transcript;
+What counts as printed text:
+  - the output lines of a transcript: each must still be printed, in order (`...` inside a line
+    stands for any text; a line `...` for any lines between);
   - a fenced block or a table right after `<!-- output of: COMMAND -->`: its numbers must appear,
     in order, among the numbers COMMAND prints (durations, such as "124 s" or "0:05 elapsed",
     are wall times and compared by neither side);
@@ -47,8 +49,11 @@ COMMAND_WORDS = ("make", "build/creditloop", "python3 scripts/", "scripts/", "ct
 #   ("reduced", extra)    as written plus `extra` (its reduced size; the whole command is slow)
 #   ("dry", how, reason)  not run; `how` is run instead (make -n, --help) to show it still parses
 #   ("skip", reason)      not run at all
+#   ("slow", extra, why)  as "reduced", but it needs a build tree of its own: --skip-slow runs
+#                         `make -n` of it instead (make test's CTest docs), --only-slow only these
 RULES = [
     (r"make test$|make test ", ("dry", "make -n test", "the docs test is itself part of make test")),
+    (r"make docs-test|python3 scripts/docs_check\.py", ("dry", "make -n docs-test", "the docs test itself")),
     (r"bash \.ci/run|make sanitize|scripts/sanitize\.sh", ("dry", "make -n sanitize", "CI runs it after make test")),
     (r"make deps|scripts/install-deps\.sh", ("dry", "scripts/install-deps.sh --check", "installs Debian packages")),
     (r"make clean", ("dry", "make -n clean", "removes the build the other commands use")),
@@ -59,12 +64,12 @@ RULES = [
     (r"gtkwave", ("skip", "a waveform viewer (a window)")),
     (r"(cd build && )?ctest ", ("ctest",)),
     (r"export SLURM_CONF|sbatch|sinfo|squeue", ("dry", "make -n slurm-test", "needs the local cluster; CTest's slurm test starts one")),
-    (r"(scripts|tests)/[\w/.-]+$", ("file",)),
+    (r"(scripts|tests)/[\w/.-]+$|build/creditloop$", ("file",)),
     (r"make mutation", ("reduced", "COUNT=16")),
     (r"python3 scripts/mutation\.py", ("reduced", "--ci")),
     (r"make formal", ("reduced", "FORMAL_ONLY='L2_B4_*'")),
     (r"python3 scripts/formal\.py(?!.*--list)", ("reduced", "--only 'L2_B4_*'")),
-    (r"make coverage", ("reduced", "TESTS='seed000/*'")),
+    (r"make coverage", ("slow", "TESTS='seed000/*'", "builds a coverage tree of its own")),
     (r"make soak", ("reduced", "CYCLES=1000000")),
     (r"make bench", ("reduced", "BENCH_ARGS='--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000'")),
     (r"python3 scripts/bench\.py", ("reduced", "--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000")),
@@ -194,7 +199,8 @@ def parse(path):
             pass   # prose between the marker and its block
         for span in re.findall(r"`([^`]+)`", line):
             if is_command(span):
-                commands.append(Command(span.strip(), "%s:%d" % (rel, i + 1), 0))
+                command, expect = strip_comment(span)
+                commands.append(Command(command, "%s:%d" % (rel, i + 1), expect))
         i += 1
     if marker:
         problems.append("%s:%d: <!-- %s --> is followed by no block" % (rel, marker[2], marker[0]))
@@ -263,23 +269,56 @@ def template_problems(command):
     return []
 
 
+def normal(line):
+    """A line as compared: blanks collapsed, wall times masked."""
+    return " ".join(DURATION.sub("<time>", line).split())
+
+
+def line_pattern(line):
+    """A transcript line as a pattern: `...` inside it stands for any text."""
+    parts = [re.escape(p) for p in normal(line).split("...")]
+    return re.compile("^" + ".*".join(parts) + "$")
+
+
 def compare(output, printed):
-    """Problems: the output's numbers that `printed` does not print, in order."""
-    problems = []
+    """Problems: a transcript line the command no longer prints (lines in order; a line `...`
+    skips any number), or, for a block or table marked as its output, a number it no longer
+    prints (the numbers in order, whatever the layout)."""
+    rel = output.where.split(":")[0]
+    if output.kind == "transcript":
+        got = [normal(l) for l in printed.splitlines() if l.strip()]
+        position = 0
+        for n, text in output.lines:
+            if not text.strip() or text.strip() == "...":
+                continue
+            pattern = line_pattern(text)
+            start = position
+            while position < len(got) and not pattern.match(got[position]):
+                position += 1
+            if position == len(got):
+                nearest = max(got[start:] or [""], key=lambda g: common_prefix(g, normal(text)))
+                return ["%s:%d: `%s` no longer prints this line:\n    doc: %s\n    got: %s" % (
+                    rel, n, output.command, text.strip()[:160], nearest[:160])]
+            position += 1
+        return []
     got = numbers(printed)
     position = 0
     for n, text in output.lines:
-        want = numbers(text)
-        for value in want:
+        for value in numbers(text):
             while position < len(got) and got[position] != value:
                 position += 1
             if position == len(got):
-                rel = output.where.split(":")[0]
-                problems.append("%s:%d: `%s` no longer prints %s (this line: %s)" % (
-                    rel, n, output.command, fmt(value), text.strip()[:120]))
-                return problems
+                return ["%s:%d: `%s` no longer prints %s (this line: %s)" % (
+                    rel, n, output.command, fmt(value), text.strip()[:120])]
             position += 1
-    return problems
+    return []
+
+
+def common_prefix(a, b):
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def fmt(value):
@@ -291,6 +330,8 @@ def main():
     ap.add_argument("files", nargs="*", help="Markdown files (default: README.md and docs/*.md)")
     ap.add_argument("--list", action="store_true", help="list each command and how it would run, run nothing")
     ap.add_argument("--only", default="", help="only commands matching this regular expression")
+    ap.add_argument("--skip-slow", action="store_true", help="the commands that need a build tree of their own: make -n only")
+    ap.add_argument("--only-slow", action="store_true", help="only the commands that need a build tree of their own")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per command")
     ap.add_argument("--require-build", metavar="DIR", help="run only if DIR is the checkout's build/ (exit 77 otherwise)")
     ap.add_argument("--log", default=os.path.join(ROOT, "build", "docs_check.log"), help="every command's output")
@@ -328,6 +369,14 @@ def main():
                 action = ("template",)
             else:
                 action = rule_for(text)
+            if action[0] == "slow":
+                if args.skip_slow:
+                    action = ("dry", "make -n " + text.split()[1] if text.startswith("make ") else text + " --help",
+                              action[2] + ": make docs-test runs it")
+                else:
+                    action = ("reduced", action[1])
+            elif args.only_slow:
+                continue
             label = action[0]
             if args.list:
                 print("%-8s %-70s %s" % (label, text[:70], wheres[0]))

@@ -29,6 +29,7 @@ option (one line); 3 when a tool or the creditloop binary is missing. Standard l
 """
 import argparse
 import concurrent.futures
+import fcntl
 import fnmatch
 import math
 import os
@@ -731,6 +732,13 @@ def main():
         return 3
     out_dir = build_dir / "formal"
     out_dir.mkdir(parents=True, exist_ok=True)
+    # One run at a time owns build/formal (its work folders are replaced): a second one waits.
+    lock_file = open(out_dir / ".lock", "w")
+    try:
+        fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print(f"formal: another run holds {out_dir}; waiting for it", flush=True)
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
     for stale in [out_dir / "work", out_dir / "src"]:
         if stale.exists():
             shutil.rmtree(stale)

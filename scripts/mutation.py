@@ -25,6 +25,7 @@ when no survivor is a stimulus gap, 1 otherwise, 2 on bad options, 3 when the fl
 """
 import argparse
 import json
+import fcntl
 import math
 import os
 import re
@@ -238,6 +239,13 @@ def main():
         args.count, args.cases, args.cross_check = 16, "seed004,seed004_stress", max(args.cross_check, 2)
     out_root = os.path.join(args.build, "mutation" + ("_ci" if args.ci else ""))
     os.makedirs(out_root, exist_ok=True)
+    # One run at a time owns the output folder (its netlists and logs are rewritten): a second one waits.
+    lock_file = open(os.path.join(out_root, ".lock"), "w")
+    try:
+        fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print("mutation.py: another run holds %s; waiting for it" % out_root, flush=True)
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
     started = time.time()
 
     code, text = run([creditloop, "mutation", "--cases", "--seed", str(args.seed)])
