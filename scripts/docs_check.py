@@ -64,11 +64,12 @@ RULES = [
     (r"gtkwave", ("skip", "a waveform viewer (a window)")),
     (r"(cd build && )?ctest ", ("ctest",)),
     (r"export SLURM_CONF|sbatch|sinfo|squeue", ("dry", "make -n slurm-test", "needs the local cluster; CTest's slurm test starts one")),
-    (r"(scripts|tests)/[\w/.-]+$|build/creditloop$", ("file",)),
+    (r"(scripts|tests)/[\w/.-]+$|build/creditloop$", ("file-if-inline",)),
     (r"make mutation", ("reduced", "COUNT=16")),
-    (r"python3 scripts/mutation\.py", ("reduced", "--ci")),
-    (r"make formal", ("reduced", "FORMAL_ONLY='L2_B4_*'")),
-    (r"python3 scripts/formal\.py(?!.*--list)", ("reduced", "--only 'L2_B4_*'")),
+    # --ci runs the CI subset whatever --count, --cases or --cross-check say
+    (r"python3 scripts/mutation\.py(?!.*--ci)", ("reduced", "--ci")),
+    (r"make formal(?!.*FORMAL_ONLY)", ("reduced", "FORMAL_ONLY='L2_B4_*'")),
+    (r"python3 scripts/formal\.py(?!.*(--list|--only|--ci))", ("reduced", "--only 'L2_B4_*'")),
     (r"make coverage", ("slow", "TESTS='seed000/*'", "builds a coverage tree of its own")),
     (r"make soak", ("reduced", "CYCLES=1000000")),
     (r"make bench", ("reduced", "BENCH_ARGS='--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000'")),
@@ -83,7 +84,7 @@ DURATION = re.compile(r"\d+(?:[.,]\d+)?\s*(?:s|ms|min|seconds?|minutes?)\b|\d+:\
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
 
 
-Command = collections.namedtuple("Command", "text where expect_exit")
+Command = collections.namedtuple("Command", "text where expect_exit inline", defaults=(False,))
 Output = collections.namedtuple("Output", "command lines where kind")   # kind: transcript, output, measured
 
 
@@ -200,7 +201,7 @@ def parse(path):
         for span in re.findall(r"`([^`]+)`", line):
             if is_command(span):
                 command, expect = strip_comment(span)
-                commands.append(Command(command, "%s:%d" % (rel, i + 1), expect))
+                commands.append(Command(command, "%s:%d" % (rel, i + 1), expect, True))
         i += 1
     if marker:
         problems.append("%s:%d: <!-- %s --> is followed by no block" % (rel, marker[2], marker[0]))
@@ -250,6 +251,8 @@ def template_problems(command):
         text = open(os.path.join(ROOT, "Makefile")).read()
         problems = []
         for w in words[1:]:
+            if "<" in w or ">" in w:
+                continue
             if "=" in w:
                 var = w.split("=")[0]
                 if not re.search(r"^%s\s*\?=" % re.escape(var), text, re.M):
@@ -357,9 +360,12 @@ def main():
         outputs = [o for o in outputs if re.search(args.only, o.command)]
 
     # each distinct command once, in the order first shown
+    # each distinct command once; a bare path names a file only where prose shows it inline
     distinct = collections.OrderedDict()
+    inline_only = {}
     for c in commands:
         distinct.setdefault((c.text, c.expect_exit), []).append(c.where)
+        inline_only[c.text] = inline_only.get(c.text, True) and c.inline
     counts = collections.Counter()
     results = {}
     os.makedirs(os.path.dirname(args.log), exist_ok=True)
@@ -369,6 +375,8 @@ def main():
                 action = ("template",)
             else:
                 action = rule_for(text)
+            if action[0] == "file-if-inline":
+                action = ("file",) if inline_only[text] else ("run",)
             if action[0] == "slow":
                 if args.skip_slow:
                     action = ("dry", "make -n " + text.split()[1] if text.startswith("make ") else text + " --help",
@@ -416,7 +424,12 @@ def main():
         if args.list:
             return 0
     for o in outputs:
-        if o.kind == "measured" or o.command not in results:
+        if o.kind == "measured" or (args.skip_slow and rule_for(o.command)[0] == "slow"):
+            continue
+        if o.command not in results:
+            if not args.only_slow:
+                problems.append("%s: a block shown as printed by `%s`, which the docs test does not run: show a "
+                                "command it runs, or mark the block <!-- measured: ... -->" % (o.where, o.command))
             continue
         problems += compare(o, results[o.command])
     print()

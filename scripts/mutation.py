@@ -24,8 +24,8 @@ when no survivor is a stimulus gap, 1 otherwise, 2 on bad options, 3 when the fl
   python3 scripts/mutation.py [--build build] [--count 120] [--seed 1] [--jobs 2] [--ci]
 """
 import argparse
-import json
 import fcntl
+import json
 import math
 import os
 import re
