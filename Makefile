@@ -169,7 +169,7 @@ timing:
 lint:
 	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link rtl/*.sv
 	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link_observed rtl/*.sv rtl/observe/*.sv
-	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module channel_link_observed rtl/pipeline.sv rtl/rx_buffer.sv rtl/channels/*.sv
+	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module channel_link_observed rtl/*.sv rtl/observe/credit_link_probe.sv rtl/channels/*.sv
 
 clean:
 	rm -rf $(BUILD)

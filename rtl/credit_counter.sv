@@ -1,16 +1,19 @@
 // credit_counter: the sender's credit count (link.sender).
 //
 // Ports follow seed 002's chi_credit_counter, so a counter written to that seed drops in
-// unchanged; the one extension is that credit_return may be a count (RETURN_WIDTH bits)
-// instead of a single bit, so a batch of K credits lands in one cycle.
+// unchanged; the two extensions are that credit_return may be a count (RETURN_WIDTH bits)
+// instead of a single bit, so a batch of K credits lands in one cycle, and that want_send may
+// be a count (TAKE_WIDTH bits), so a packet takes all its credits in one cycle (TAKE_WIDTH = 1
+// is seed 002's one credit per send).
 //   clk, rst_n     rising-edge clock, asynchronous active-low reset.
 //   init_credits   the grant, loaded while rst_n is low (must not exceed MAXC).
 //   credit_return  credits reaching the sender in this cycle; they count from the next cycle.
-//   want_send      the sender has a flit to send in this cycle.
+//   want_send      the credits the sender wants to spend in this cycle (0: none).
 //   can_send       combinational: credits != 0.
-//   do_send        combinational: want_send && can_send; the credit is spent at the next edge.
+//   do_send        combinational: want_send != 0 && credits >= want_send; they are spent at the
+//                  next edge (with TAKE_WIDTH = 1: want_send && can_send).
 //   credits        the count at the start of this cycle.
-// Timing: one update per cycle, credits <= credits - do_send + credit_return, so a credit that
+// Timing: one update per cycle, credits <= credits - spent + credit_return, so a credit that
 // arrives in cycle t can be spent in cycle t + 1.
 // Invariant: 0 <= credits <= init_credits <= MAXC. The lower bound is the counter's own: it
 // never sends at zero credits, so the count never goes below zero. The upper bound also needs
@@ -22,7 +25,7 @@
 // last reset together.
 // Assertions (Verilator --assert, checked at every rising edge out of reset):
 //   a_no_send_without_credit  do_send only with credits != 0.
-//   a_never_below_zero        credits + credit_return - do_send >= 0.
+//   a_never_below_zero        credits + credit_return - spent >= 0.
 //   a_grant_within_maxc       init_credits <= MAXC.
 // Covers (named for a --coverage-user report):
 //   cover_credits_zero         the sender has no credit left.
@@ -33,12 +36,13 @@
 //   cover_send_blocked         the source offers a flit and no credit lets it go.
 module credit_counter #(
   parameter int MAXC         = 8,
-  parameter int RETURN_WIDTH = $clog2(MAXC + 1)
+  parameter int RETURN_WIDTH = $clog2(MAXC + 1),
+  parameter int TAKE_WIDTH   = 1
 ) (
   input  logic                       clk,
   input  logic                       rst_n,
   input  logic [RETURN_WIDTH-1:0]    credit_return,
-  input  logic                       want_send,
+  input  logic [TAKE_WIDTH-1:0]      want_send,
   input  logic [$clog2(MAXC+1)-1:0]  init_credits,
   output logic                       can_send,
   output logic                       do_send,
@@ -49,10 +53,12 @@ module credit_counter #(
   // One bit wider than the count, so the covers below see the next count reach the grant
   // without it wrapping (a count past the grant is the link's a_credits_within_b).
   logic [CW:0] next_credits;
+  logic [CW:0] spent;
 
   assign can_send     = (credits != '0);
-  assign do_send      = want_send && can_send;
-  assign next_credits = {1'b0, credits} + (CW + 1)'(credit_return) - {{CW{1'b0}}, do_send};
+  assign do_send      = want_send != '0 && {1'b0, credits} >= (CW + 1)'(want_send);
+  assign spent        = do_send ? (CW + 1)'(want_send) : '0;
+  assign next_credits = {1'b0, credits} + (CW + 1)'(credit_return) - spent;
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) credits <= init_credits;
@@ -70,9 +76,9 @@ module credit_counter #(
     else $error("credit_counter: no send at zero credits: do_send %0d with credits %0d (want_send %0d)",
                 do_send, credits, want_send);
   a_never_below_zero: assert property (@(posedge clk) disable iff (!rst_n)
-      int'(credits) + int'(credit_return) >= int'(do_send))
-    else $error("credit_counter: credits never below zero: credits %0d + returned %0d - sent %0d = %0d",
-                credits, credit_return, do_send, int'(credits) + int'(credit_return) - int'(do_send));
+      int'(credits) + int'(credit_return) >= int'(spent))
+    else $error("credit_counter: credits never below zero: credits %0d + returned %0d - spent %0d = %0d",
+                credits, credit_return, spent, int'(credits) + int'(credit_return) - int'(spent));
   a_grant_within_maxc: assert property (@(posedge clk) disable iff (!rst_n)
       int'(init_credits) <= MAXC)
     else $error("credit_counter: the grant within MAXC: init_credits %0d > MAXC %0d", init_credits, MAXC);
@@ -88,7 +94,7 @@ module credit_counter #(
   cover_send_and_return: cover property (@(posedge clk) disable iff (!rst_n)
       do_send && credit_return != '0);
   cover_send_blocked: cover property (@(posedge clk) disable iff (!rst_n)
-      want_send && !can_send);
+      want_send != '0 && !do_send);
   /* verilator lint_on SYNCASYNCNET */
 `endif
 endmodule

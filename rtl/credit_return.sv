@@ -1,10 +1,12 @@
 // credit_return: the receiver's credit-return logic (link.ret).
-//   freed      a slot was freed in this cycle (the consumer popped a flit).
+//   freed      slots freed in this cycle (the consumer popped flits: one at most on a lane of
+//              its own, several when lanes share the pool; FREED_WIDTH bits).
 //   flush      return everything pending now, batch full or not.
 //   returned   combinational: credits put on the return path in this cycle.
 //   pending    credits freed but not yet returned, at the start of this cycle.
-// Timing: a credit freed in cycle t joins the batch in cycle t; when that makes K pending the
-// whole batch of K is returned in the same cycle (K = 1 returns each credit the cycle its slot
+// Timing: a credit freed in cycle t joins the batch in cycle t; when that makes K or more
+// pending the whole batch is returned in the same cycle (exactly K when at most one slot is
+// freed a cycle) (K = 1 returns each credit the cycle its slot
 // is freed, seed 001); otherwise it waits (seed 000: with B not a multiple of K up to K - 1
 // credits can be stranded here).
 // Invariant: pending < K after every cycle without flush; credits are never created: the total
@@ -13,8 +15,7 @@
 //   a_pending_below_k      pending < K (a flush leaves 0 pending, so this holds after every cycle).
 //   a_returns_only_held    returned <= pending + freed: no credit is returned that was not freed.
 //   a_flush_returns_all    with flush, returned == pending + freed.
-//   a_batch_of_k           without flush, returned is a batch of exactly K once K are pending,
-//                          else 0.
+//   a_batch_of_k           without flush, returned is everything pending once K are, else 0.
 //   a_keeps_the_rest       pending == the total freed minus the total returned since reset
 //                          (a running count of its own): no credit created or dropped here.
 // Covers (named for a --coverage-user report):
@@ -24,11 +25,12 @@
 //                                 by a flush; one cover per size, named by the loop's index).
 module credit_return #(
   parameter int B = 4,
-  parameter int K = 1
+  parameter int K = 1,
+  parameter int FREED_WIDTH = 1
 ) (
   input  logic                    clk,
   input  logic                    rst_n,
-  input  logic                    freed,
+  input  logic [FREED_WIDTH-1:0]  freed,
   input  logic                    flush,
   output logic [$clog2(B+1)-1:0]  returned,
   output logic [$clog2(B+1)-1:0]  pending
@@ -39,7 +41,7 @@ module credit_return #(
 
   assign pending_total = pending + CW'(freed);
   assign returned      = flush                     ? pending_total :
-                         (pending_total >= CW'(K)) ? CW'(K)        : '0;
+                         (pending_total >= CW'(K)) ? pending_total : '0;
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) pending <= '0;
@@ -70,8 +72,8 @@ module credit_return #(
     else $error("credit_return: a flush returns everything pending: returned %0d of pending %0d + freed %0d",
                 returned, pending, freed);
   a_batch_of_k: assert property (@(posedge clk) disable iff (!rst_n)
-      flush || int'(returned) == ((int'(pending) + int'(freed) >= K) ? K : 0))
-    else $error("credit_return: without a flush a batch of K leaves once K are pending: returned %0d with pending %0d + freed %0d, K %0d",
+      flush || int'(returned) == ((int'(pending) + int'(freed) >= K) ? int'(pending) + int'(freed) : 0))
+    else $error("credit_return: without a flush the whole batch leaves once K are pending: returned %0d with pending %0d + freed %0d, K %0d",
                 returned, pending, freed, K);
   a_keeps_the_rest: assert property (@(posedge clk) disable iff (!rst_n)
       (CW + 1)'(pending) == owed_q)

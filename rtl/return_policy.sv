@@ -47,7 +47,7 @@ module return_policy #(
   input  logic                    busy,
   input  logic [$clog2(B+1)-1:0]  held,
   input  logic [$clog2(B+1)-1:0]  pending,
-  input  logic                    joining,
+  input  logic [$clog2(B+1)-1:0]  joining,
   input  logic [$clog2(B+1)-1:0]  released,
   input  logic                    flush_in,
   output logic                    flush_out
@@ -61,7 +61,7 @@ module return_policy #(
     localparam int AW = $clog2(TIMEOUT + 2);
     logic [AW-1:0] age;
     logic [CW-1:0] pending_after;
-    assign pending_after = pending + CW'(joining) - released;
+    assign pending_after = pending + joining - released;
     assign timeout = pending != '0 && age >= AW'(TIMEOUT);
     always_ff @(posedge clk or negedge rst_n) begin
       if (!rst_n)                   age <= '0;

@@ -3,7 +3,10 @@
 // UpdateFC. It replaces return_port: the credits credit_return releases are added to a running
 // total, and the return path carries that total, so a lost update is made good by the next one.
 //   released        credits the return logic lets go in this cycle (as into return_port).
-//   busy            reverse traffic holds the return slot in this cycle: no update can go.
+//   busy            reverse traffic holds the return slot in this cycle (or, on a path shared by
+//                   several pools, another pool has it): no update can go.
+//   wanted          combinational: an update is wanted this cycle (news, or the resend is due),
+//                   whether or not the slot is free; a shared path's round-robin reads it.
 //   update_valid    combinational: an update enters the return path in this cycle.
 //   update_total    combinational: the total it carries, CR' (0 when no update goes).
 //   sent            combinational: the credits the update newly covers, CR' - CS (0 for a pure
@@ -45,6 +48,7 @@ module update_tx #(
   input  logic                    rst_n,
   input  logic [$clog2(B+1)-1:0]  released,
   input  logic                    busy,
+  output logic                    wanted,
   output logic                    update_valid,
   output logic [TOTAL_BITS-1:0]   update_total,
   output logic [$clog2(B+1)-1:0]  sent,
@@ -61,7 +65,7 @@ module update_tx #(
 
   logic [NW-1:0] next_total;     // CR'
   logic [QW-1:0] quiet;
-  logic          news, resend_due, wanted;
+  logic          news, resend_due;
 
   assign next_total   = released_total + NW'(released);
   assign news         = next_total != sent_total;

@@ -10,7 +10,7 @@ after a reset of both ends, k-induction proves on each grid point:
 with the strengthening invariants of formal/credit_link_checker.sv proved alongside. Then it
 shows by bounded model checking (BMC) that a reset of one end alone in the middle of traffic
 breaks conservation (a counterexample is required), and puts each hand-written mutant of
-rtl/mutants/*.sv in place of its block: either BMC finds a counterexample from reset to one of
+rtl/mutants/*.mutant applied to its block: either BMC finds a counterexample from reset to one of
 the three properties (its VCD and GTKWave save file are written), or the mutant is in
 EXPLAINED below and the proof must pass with it, so a stale explanation fails (BMC to a bound,
 with its symptom shown reached, for the few in BOUNDED whose own state the proof cannot bound).
@@ -41,6 +41,9 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mutant_patch  # noqa: E402  (scripts/mutant_patch.py: the mutants are patches of the live blocks)
 
 ROOT = Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
@@ -255,7 +258,7 @@ class Item:
     name: str
     kind: str                   # "grid", "one-sided", "mutant"
     config: Config
-    mutant: Path = None         # rtl/mutants/<name>.sv
+    mutant: Path = None         # rtl/mutants/<name>.mutant, applied to its block when built
     replaces: str = ""          # the block file it replaces
     sync_mutant: Path = None    # the mutant with its reset read at the clock edge (see build())
 
@@ -312,7 +315,11 @@ def bound_link(out):
 def sources(item, link):
     files = [f for f in sorted(RTL.glob("*.sv")) if f.name != "credit_link.sv"]
     if item.mutant:
-        files = [(item.sync_mutant or item.mutant) if f.name == item.replaces else f for f in files]
+        built = link.parent / f"{item.mutant.stem}.sv"
+        text = mutant_patch.apply(item.mutant)
+        if not built.is_file() or built.read_text() != text:
+            built.write_text(text)
+        files = [(item.sync_mutant or built) if f.name == item.replaces else f for f in files]
     files += [link, RTL / "observe" / "credit_link_probe.sv"]
     files += sorted(FORMAL.glob("*.sv"))
     return files
@@ -358,7 +365,7 @@ def build(item, work, link, invariants, waves):
         # read with its resets acting at the clock edge instead, as the simulation's harness
         # drives them (a reset pulse just after the edge): the value it holds or loads is the
         # same, one edge later. Only that mutant's file; the rest stays asynchronous.
-        text = item.mutant.read_text()
+        text = mutant_patch.apply(item.mutant)
         synced = re.sub(r"@\(\s*posedge\s+(\w+)\s+or\s+negedge\s+\w+\s*\)", r"@(posedge \1)", text)
         item.sync_mutant = work.parent.parent / "src" / f"{item.mutant.stem}.sync_reset.sv"
         item.sync_mutant.write_text(synced)
@@ -652,7 +659,7 @@ def items(ci, only):
     names = [i.name for i in chosen]
     assert len(names) == len(set(names)), "two grid points with one name"
     chosen += [Item(f"one_sided_{'sender' if c.RESETS == 1 else 'receiver'}_reset", "one-sided", c) for c in ONE_SIDED]
-    for path in sorted((RTL / "mutants").glob("*.sv")):
+    for path in sorted((RTL / "mutants").glob("*.mutant")):
         tags = mutant_tags(path)
         replaces = tags.get("replaces", "")
         if not (RTL / replaces).is_file() or replaces == "credit_link.sv":
@@ -661,7 +668,7 @@ def items(ci, only):
         chosen.append(Item(f"mutant_{path.stem}", "mutant", config, path, replaces))
     assert set(BOUNDED) <= set(EXPLAINED), "a bounded mutant needs its explanation"
     for name in list(MUTANT_CONFIGS) + list(EXPLAINED):
-        if not (RTL / "mutants" / f"{name}.sv").is_file():
+        if not (RTL / "mutants" / f"{name}.mutant").is_file():
             raise SystemExit(f"formal.py: {name} is in MUTANT_CONFIGS or EXPLAINED but not in rtl/mutants/")
     if only:
         chosen = [i for i in chosen if any(fnmatch.fnmatch(i.name, p) for p in only.split(","))]

@@ -118,7 +118,7 @@ TEST_CASE("a path too long for the system is refused in one line, not thrown", "
     // A mutant whose manifest line names a file too long to look for: one error line for it.
     const std::filesystem::path root = std::filesystem::temp_directory_path() / ("creditloop_fuzz_mutants_" + std::to_string(::getpid()));
     std::filesystem::create_directories(root / "rtl" / "mutants");
-    std::ofstream(root / "rtl" / "mutants" / "long.sv") << "// creditloop-mutant: replaces=" << long_name << ".sv\n";
+    std::ofstream(root / "rtl" / "mutants" / "long.mutant") << "// creditloop-mutant: replaces=" << long_name << ".sv\n- x\n";
     std::vector<std::string> errors;
     CHECK(find_mutants(root.string(), errors).empty());
     CHECK(errors.size() == 1);

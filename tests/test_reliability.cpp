@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
+#include "mutant_patch.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -200,8 +201,11 @@ TEST_CASE("a failing test's verdict survives sharding and merging", "[rtl][shard
     fs::create_directories(s / "rtl");
     for (const auto& e : fs::directory_iterator(creditloop::testing::source_dir() + "/rtl"))
         if (e.path().extension() == ".sv") fs::copy_file(e.path(), s / ("rtl/" + e.path().filename().string()));
-    fs::copy_file(creditloop::testing::source_dir() + "/rtl/mutants/credit_counter_over_grant.sv", s / "rtl/credit_counter.sv",
-                  fs::copy_options::overwrite_existing);
+    std::string patch_error;
+    const std::string built = creditloop::build_mutant(creditloop::testing::source_dir() + "/rtl/mutants/credit_counter_over_grant.mutant",
+                                           creditloop::testing::source_dir() + "/rtl", s / "patched", patch_error);
+    REQUIRE(patch_error.empty());
+    fs::copy_file(built, s / "rtl/credit_counter.sv", fs::copy_options::overwrite_existing);
     const std::string select = "--filter 'seed001/L1_B[1248]' --rtl " + (s / "rtl");
     const Outcome whole = cli("regress " + select + " --junit " + (s / "whole.xml") + " --waves-dir " + (s / "w"), s);
     INFO(whole.out + whole.err);

@@ -10,6 +10,7 @@
 
 #include "dut_library.h"
 #include "mutants.h"
+#include "mutant_patch.h"
 #include "test_support.h"
 
 using namespace creditloop;
@@ -32,8 +33,11 @@ fs::path rtl_copy(const std::string& name) {
 
 TEST_CASE("seed 002's DebugLab counter (no decrement on send) is caught on the cycle it happens", "[rtl][mutant][conservation]") {
     const fs::path dir = rtl_copy("no_decrement");
-    fs::copy_file(fs::path(creditloop::testing::source_dir()) / "rtl/mutants/credit_counter_no_decrement.sv",
-                  dir / "credit_counter.sv", fs::copy_options::overwrite_existing);
+    std::string patch_error;
+    const std::string built = build_mutant(creditloop::testing::source_dir() + "/rtl/mutants/credit_counter_no_decrement.mutant",
+                                           creditloop::testing::source_dir() + "/rtl", dir.string(), patch_error);
+    REQUIRE(patch_error.empty());
+    fs::rename(built, dir / "credit_counter.sv");
     DutSources sources = DutSources::from_environment();
     REQUIRE(use_rtl_directory(sources, dir.string()).empty());
     std::string error;

@@ -81,18 +81,21 @@ module channel_link_observed #(
   logic [NLANE-1:0]    pop_n;
   logic [NLANE*32-1:0] pop_payload_n;
 
-  channel_link #(
-    .NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .SHARED_RET(SHARED_RET),
+  credit_link #(
+    .NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .W(32), .MULTI_CREDIT(1), .SHARED_RET(SHARED_RET),
     .CH_LANE(CH_LANE), .CH_SPLIT(CH_SPLIT), .CH_UNIT(CH_UNIT), .LANE_CH(LANE_CH), .LANE_POOL(LANE_POOL),
     .POOL_B(POOL_B), .POOL_K(POOL_K), .POOL_FULL_RATE(POOL_FULL_RATE),
     .RECOVERY(RECOVERY), .TOTAL_BITS(TOTAL_BITS), .RESEND(RESEND)
   ) dut (
     .clk,
-    .rst_n,
+    .rst_tx_n     (rst_n),
+    .rst_rx_n     (rst_n),
     .have         (have[NCH-1:0]),
     .bytes        (bytes[NCH*16-1:0]),
     .tag          (tag[NCH*32-1:0]),
     .drain        (drain[NCH-1:0]),
+    .flush        ('0),
+    .return_busy  ('0),
     .fault_drop   (fault_drop[NPOOL-1:0]),
     .fault_corrupt(fault_corrupt[NPOOL-1:0]),
     .fault_add,
@@ -113,13 +116,13 @@ module channel_link_observed #(
   assign arrive_lane      = dut.arrive_lane;
   assign occupancy        = 256'(dut.occupancy);
   assign overflow         = 16'(dut.overflow);
-  assign return_message   = dut.return_message;
-  assign update_refused   = dut.update_refused;
+  assign return_message   = 16'(dut.return_message);
+  assign update_refused   = 16'(dut.update_refused);
   assign credits          = 256'(dut.credits);
   assign reserved         = 256'(dut.reserved);
   assign fwd_flits        = 256'(dut.fwd_flits);
-  assign pending          = 256'(dut.pending);
-  assign waiting          = 256'(dut.waiting);
+  assign pending          = 256'(dut.pending_returns);
+  assign waiting          = 256'(dut.return_waiting);
   assign return_flight    = 256'(dut.return_flight);
   assign credits_arriving = 256'(dut.credits_arriving);
   assign credits_returned = 256'(dut.credits_returned);

@@ -1,123 +1,102 @@
-// credit_link_probe: what the scoreboards observe of a credit_link, read from inside it.
+// credit_link_probe: the loop-level assertions and covers of a credit_link, read from inside it.
 //
 // Attached to every credit_link with SystemVerilog `bind` (at the end of this file), so the
-// design keeps only its functional ports and the testbench sees its internal state without
-// growing ports for it. The probe's inputs are credit_link's internal signals of the same names
-// (the counter's credits, the buffer's occupancy, each path's pipeline stages, ...); its outputs
-// are the observation, which credit_link_observed.sv brings out as ports.
+// design keeps only its functional ports. Its inputs are credit_link's internal signals of the
+// same names (each pool's counter, reserve and return terms, each lane's occupancy, the packet in
+// progress); its output is each pool's conservation total, which the testbench top brings out
+// for the waves (the conservation scoreboard adds the terms itself).
+//   credit_total[p]  credits + reserved + fwd_flits + occupancy of p's lanes + slots_freeing +
+//                    pending_returns + return_waiting + return_flight: B_p in a correct loop.
 //
-// It also holds the link's loop-level assertions and covers (conservation, the grant, the reset
-// covers; listed in credit_link.sv's header), since it sees every term of the sum.
-//
-// Outputs, per cycle (counts at the start of the cycle, events during it; see credit_link.sv):
-//   fwd_flits      flits on the forward path (valid bits of its L stages)
-//   return_flight  credits on the return path: without recovery the sum of its L + SYNC stages
-//                  of counts; with recovery (RECOVERY = 1) CS - R modulo 2^TOTAL_BITS, the
-//                  credits covered by an update sent (sent_total) and not yet accepted
-//                  (accepted_total), whether that update is still on its way or was lost;
-//                  cut to CW bits saturating at 2^CW - 1 (at most B in a whole loop)
-//   credit_total   credits + fwd_flits + occupancy + slots_freeing + pending_returns +
-//                  return_waiting + return_flight: B in a correct loop (for people reading waves;
-//                  the conservation scoreboard adds the terms itself). With recovery its
-//                  return_waiting and return_flight are taken at TOTAL_BITS (CR - CS and
-//                  CS - R), not cut to the count's width, so a total run away shows as such.
-// and the observed internal signals themselves (credits, occupancy, return_message,
-// update_refused, ...) under their own names.
-//
-// Faults (credit_link's fault_drop, fault_add): an injected fault that changes the credits in the
-// loop breaks conservation on purpose, and the loop assertions stand aside from the cycle it hits
-// an arriving message until the next reset of both ends, as after a one-sided reset: a dropped
-// or enlarged count without recovery (fault_dropped, fault_added), an enlarged update that is
-// accepted with recovery (fault_added and not update_refused). With recovery a dropped update,
-// or an enlarged one refused, changes no credit, and the loop assertions keep checking.
+// The loop is whole while both ends are out of reset, and both were last reset together. A reset
+// of one end alone breaks conservation on purpose (the harness's one-sided reset tests: the
+// sender counts B again while credits are still at the receiver, or the receiver forgets the
+// credits it held), and so does an injected fault that changes a pool's credits: a dropped or
+// enlarged count without recovery (fault_dropped, fault_added), an enlarged update accepted with
+// it (fault_added and not update_refused). The loop checks of a pool stand aside from such a
+// cycle until the next reset of both ends. With recovery a dropped update, or an enlarged one
+// refused, changes no credit, and the checks go on: that is the recovery's claim.
+// Assertions (Verilator --assert, at every rising edge):
+//   while the pool's loop is whole:
+//     a_conservation             the pool's sum == B_p.
+//     a_credits_within_b         credits <= B_p (with recovery always: the credit limit keeps it).
+//     a_return_waiting_within_b  return_waiting <= B_p.
+//     a_no_overflow              no flit arrives at a full lane of the pool.
+//   while the end concerned is out of reset:
+//     a_no_send_at_zero          a packet's head flit leaves only with a credit of its pool.
+//     a_no_pop_when_empty        a lane pops only with occupancy != 0.
+//     a_flush_reaches_return     flush[p] always raises policy_flush[p].
+//     a_flush_empties_batch      the cycle after policy_flush[p], pending_returns[p] == 0.
+//     a_one_grant                at most one grant per cycle.
+//     a_grant_only_eligible      a grant only to an eligible channel.
+//     a_no_grant_in_packet       no grant while a packet is in progress.
+//     a_reserved_is_packet       the reserved credits are the flits of the packet in progress.
+//     a_refused_only_if_corrupted   (recovery) an update refused needs a corrupted one this cycle
+//                                or a loop already broken: a correct receiver is never refused.
+//     a_one_update_per_cycle     (shared return path) at most one message a cycle.
+//     a_shared_path_serves       (shared return path) a free path with a pool owing a message
+//                                carries one.
+// Covers (named for a --coverage-user report): a reset while credits are away from the sender
+// (on the forward path, at the receiver or on the way back):
+//   cover_reset_link_in_flight      both ends together (the regression's --reset-every).
+//   cover_reset_tx_alone_in_flight  the sender end alone.
+//   cover_reset_rx_alone_in_flight  the receiver end alone.
 module credit_link_probe #(
-  parameter int L = 4,
-  parameter int B = 12,
-  parameter int W = 32,
-  parameter int SYNC = 0,
+  parameter int NCH = 1,
+  parameter int NLANE = 1,
+  parameter int NPOOL = 1,
   parameter int RECOVERY = 0,
-  parameter int TOTAL_BITS = 8
+  parameter int SHARED_RET = 0,
+  parameter logic [16*8-1:0]  LANE_POOL = '0,
+  parameter logic [16*16-1:0] POOL_B = {16{16'd12}},
+  localparam int NRET = (SHARED_RET == 1) ? 1 : NPOOL
 ) (
-  // the link's clock, resets and the events its checks need
-  input  logic                    clk,
-  input  logic                    rst_tx_n,
-  input  logic                    rst_rx_n,
-  input  logic                    send,
-  input  logic                    pop,
-  input  logic                    flush,
-  // the state and events it observes
-  input  logic [$clog2(B+1)-1:0]  credits,
-  input  logic [$clog2(B+1)-1:0]  credits_arriving,
-  input  logic [L*(W+1)-1:0]      fwd_stages,
-  input  logic                    arrive,
-  input  logic [$clog2(B+1)-1:0]  occupancy,
-  input  logic                    overflow,
-  input  logic [$clog2(B+1)-1:0]  slots_freeing,
-  input  logic [$clog2(B+1)-1:0]  pending_returns,
-  input  logic                    policy_flush,
-  input  logic [$clog2(B+1)-1:0]  return_waiting,
-  input  logic [$clog2(B+1)-1:0]  credits_returned,
-  input  logic                    return_message,
-  input  logic                    update_refused,
-  input  logic                    fault_dropped,
-  input  logic                    fault_added,
-  // read in one mode only: the totals with recovery, the stages' counts without it
+  input  logic                   clk,
+  input  logic                   rst_tx_n,
+  input  logic                   rst_rx_n,
+  input  logic [NCH-1:0]         grant,
+  input  logic [NCH-1:0]         eligible,
+  input  logic                   send,
+  input  logic [7:0]             send_lane,
+  input  logic                   in_packet,
+  input  logic [16:0]            flits_left,
+  input  logic [NLANE-1:0]       pop,
+  input  logic [NPOOL-1:0]       flush,
   /* verilator lint_off UNUSEDSIGNAL */
-  input  logic [TOTAL_BITS-1:0]   released_total,
-  input  logic [TOTAL_BITS-1:0]   sent_total,
-  input  logic [TOTAL_BITS-1:0]   accepted_total,
-  input  logic [(L+SYNC)*((RECOVERY == 1) ? TOTAL_BITS + 1 : $clog2(B+1))-1:0] ret_stages,
+  input  logic [NRET-1:0]        return_busy,     // read with a shared return path only
   /* verilator lint_on UNUSEDSIGNAL */
-  output logic [$clog2(L+1)-1:0]  fwd_flits,
-  output logic [$clog2(B+1)-1:0]  return_flight,
-  output logic [(($clog2(B+1) > $clog2(L+1)) ? $clog2(B+1) : $clog2(L+1)) + 2:0] credit_total
+  input  logic [NPOOL-1:0][15:0] credits, reserved, fwd_flits, slots_freeing, pending_returns, return_waiting,
+                                 return_flight,
+  input  logic [NLANE-1:0][15:0] occupancy,
+  input  logic [NLANE-1:0]       overflow,
+  input  logic                   arrive,
+  input  logic [7:0]             arrive_lane,
+  input  logic [NPOOL-1:0]       policy_flush, update_refused, fault_dropped, fault_added,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic [NPOOL-1:0]       return_message, owes,   // read with a shared return path only
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic [NPOOL-1:0][17:0] credit_total
 );
-  localparam int CW = $clog2(B + 1);
-  localparam int FW = $clog2(L + 1);
-  localparam int TW = ((CW > FW) ? CW : FW) + 3;   // room for a total well past B in a buggy loop
-  localparam int NW = TOTAL_BITS;
+  function automatic int lane_pool(int l);
+    return (l >= 0 && l < 16) ? int'(LANE_POOL[l*8 +: 8]) : 0;
+  endfunction
+  function automatic int pool_b(int p);
+    return (p >= 0 && p < 16) ? int'(POOL_B[p*16 +: 16]) : 1;
+  endfunction
 
-  // The return path's two terms at full width: the counts' CW bits without recovery, the
-  // totals' TOTAL_BITS with it (the observed return_flight is cut to CW bits).
-  localparam int XW = (RECOVERY == 1 && NW > CW) ? NW : CW;
-  logic [XW-1:0] flight_x, waiting_x;
+  logic [NPOOL-1:0][17:0] lanes_total;
   always_comb begin
-    fwd_flits = '0;
-    for (int i = 0; i < L; i++) fwd_flits = fwd_flits + FW'(fwd_stages[i*(W+1) + W]);
-  end
-  if (RECOVERY == 1) begin : g_updates
-    assign flight_x  = XW'(NW'(sent_total - accepted_total));
-    assign waiting_x = XW'(NW'(released_total - sent_total));
-  end else begin : g_counts
-    always_comb begin
-      flight_x = '0;
-      for (int i = 0; i < L + SYNC; i++) flight_x = flight_x + ret_stages[i*CW +: CW];
+    for (int p = 0; p < NPOOL; p++) begin
+      lanes_total[p] = '0;
+      for (int l = 0; l < NLANE; l++)
+        if (lane_pool(l) == p) lanes_total[p] = lanes_total[p] + 18'(occupancy[l]);
+      credit_total[p] = 18'(credits[p]) + 18'(reserved[p]) + 18'(fwd_flits[p]) + lanes_total[p] +
+                        18'(slots_freeing[p]) + 18'(pending_returns[p]) + 18'(return_waiting[p]) +
+                        18'(return_flight[p]);
     end
-    assign waiting_x = return_waiting;
-  end
-  // No more than B credits can be on their way: a CS - R beyond B is R ahead of CS (the sender
-  // accepted more than the receiver released, after a corrupted update), and counts as 0 on the
-  // return path, so the sender's extra credits show as made, by exactly their number (the
-  // models do the same).
-  if ((2 ** XW) - 1 > B) begin : g_flight_clamped
-    assign return_flight = (flight_x > XW'(B)) ? '0 : CW'(flight_x);
-  end else begin : g_flight_fits   // no value of flight_x exceeds B
-    assign return_flight = CW'(flight_x);
   end
 
-  // The sum, wide enough for every term at full width (a broken loop shows its true total).
-  localparam int SW = ((TW > XW) ? TW : XW) + 2;
-  logic [SW-1:0] loop_total;
-  assign loop_total   = SW'(credits) + SW'(fwd_flits) + SW'(occupancy) + SW'(slots_freeing) +
-                        SW'(pending_returns) + SW'(waiting_x) + SW'(return_flight);
-  assign credit_total = TW'(loop_total);
-
-  // The link's own checks (credit_link.sv's header lists them): the probe sees every term of the
-  // conservation sum, so they live here and follow the link wherever the probe is bound.
-  `ifndef SYNTHESIS
-  // ---- checks
-  // One flag per end: cleared by that end's reset, set by every rising edge. At an edge it
-  // reads 1 only if that end was out of reset for the whole cycle the edge ends.
+`ifndef SYNTHESIS
   logic tx_live_q, rx_live_q;
   always_ff @(posedge clk or negedge rst_tx_n) begin
     if (!rst_tx_n) tx_live_q <= 1'b0;
@@ -128,72 +107,115 @@ module credit_link_probe #(
     else           rx_live_q <= 1'b1;
   end
 
-  // An injected fault that changes the credits in the loop, in this cycle: a count dropped or
-  // enlarged without recovery; an enlarged update accepted with it (a dropped update, or an
-  // enlarged one refused, changes nothing with recovery).
-  logic fault_breaks_loop;
-  assign fault_breaks_loop = (RECOVERY == 1) ? (fault_added && !update_refused) : (fault_dropped || fault_added);
-
-  // Whether the loop holds its B credits: set when both ends were reset in the same cycle,
-  // cleared when one end was reset alone or a fault broke the loop, kept otherwise. (No reset of
-  // its own: it records the resets. The harness holds both resets low across its first edges,
-  // which sets it.)
-  logic loop_whole_q;
+  logic [NPOOL-1:0] fault_breaks, whole_q, checked;
+  logic [NLANE-1:0] lane_checked;
+  assign fault_breaks = (RECOVERY == 1) ? (fault_added & ~update_refused) : (fault_dropped | fault_added);
   always_ff @(posedge clk) begin
-    loop_whole_q <= (!tx_live_q && !rx_live_q)                   ? 1'b1 :
-                    (tx_live_q && rx_live_q && !fault_breaks_loop) ? loop_whole_q : 1'b0;
+    for (int p = 0; p < NPOOL; p++)
+      whole_q[p] <= (!tx_live_q && !rx_live_q)                      ? 1'b1 :
+                    (tx_live_q && rx_live_q && !fault_breaks[p]) ? whole_q[p] : 1'b0;
   end
-  // The checks stand aside from the cycle of the fault itself on.
-  logic loop_checked;
-  assign loop_checked = tx_live_q && rx_live_q && loop_whole_q && !fault_breaks_loop;
+  assign checked = (tx_live_q && rx_live_q) ? (whole_q & ~fault_breaks) : '0;
+  always_comb begin
+    for (int l = 0; l < NLANE; l++) lane_checked[l] = checked[lane_pool(l)];
+  end
 
-  // Whether any credit was away from the sender in the cycle the last edge ended, for the
-  // reset covers; and whether that cycle flushed the batch.
-  logic credits_away, credits_away_q, flushed_q;
-  assign credits_away = fwd_flits != '0 || occupancy != '0 || slots_freeing != '0 || pending_returns != '0 ||
-                        return_waiting != '0 || return_flight != '0;
-  always_ff @(posedge clk) begin
-    credits_away_q <= credits_away;
+  logic credits_away, credits_away_q;
+  logic [NPOOL-1:0] flushed_q;
+  always_comb begin
+    credits_away = 1'b0;
+    for (int p = 0; p < NPOOL; p++)
+      credits_away = credits_away || int'(credits[p]) != pool_b(p);
   end
+  always_ff @(posedge clk) credits_away_q <= credits_away;
   always_ff @(posedge clk or negedge rst_rx_n) begin
-    if (!rst_rx_n) flushed_q <= 1'b0;
+    if (!rst_rx_n) flushed_q <= '0;
     else           flushed_q <= policy_flush;
   end
 
-  // Each check names its guard in its expression, sampled at the edge with everything else. The
-  // port checks sample rst_tx_n and rst_rx_n on the clock, as the blocks' checkers do (so they
-  // also check the first cycle after a reset); the lint note about mixing that with the async
-  // resets is about synthesis, not about this checker.
-  /* verilator lint_off SYNCASYNCNET */
-  a_conservation: assert property (@(posedge clk)
-      !loop_checked || loop_total == SW'(B))
-    else $error("credit_link: conservation: credits %0d + fwd %0d + rx %0d + freeing %0d + pending %0d + waiting %0d + returning %0d = %0d != B %0d",
-                credits, fwd_flits, occupancy, slots_freeing, pending_returns, waiting_x, flight_x,
-                loop_total, B);
-  a_credits_within_b: assert property (@(posedge clk)
-      !loop_checked || int'(credits) <= B)
-    else $error("credit_link: the sender never holds more than B credits: credits %0d > B %0d", credits, B);
-  a_return_waiting_within_b: assert property (@(posedge clk)
-      !loop_checked || int'(waiting_x) <= B)
-    else $error("credit_link: the credits waiting to be returned bounded by B: waiting %0d > B %0d", waiting_x, B);
-  a_no_overflow: assert property (@(posedge clk)
-      !loop_checked || !overflow)
-    else $error("credit_link: no flit arrives at a full buffer: overflow with occupancy %0d of B %0d, credits %0d",
-                occupancy, B, credits);
+  // The head flit's pool: a packet's first flit leaves only with a credit of its pool.
+  logic head_at_zero;
+  always_comb begin
+    head_at_zero = 1'b0;
+    for (int l = 0; l < NLANE; l++)
+      if (send && !in_packet && send_lane == 8'(l) && credits[lane_pool(l)] == '0) head_at_zero = 1'b1;
+  end
+  int reserved_total;
+  always_comb begin
+    reserved_total = 0;
+    for (int p = 0; p < NPOOL; p++) reserved_total = reserved_total + int'(reserved[p]);
+  end
 
+  // The checker samples the resets on the clock; the lint note about mixing that with the
+  // link's async resets is about synthesis, not about this checker.
+  /* verilator lint_off SYNCASYNCNET */
+  for (genvar p = 0; p < NPOOL; p++) begin : g_pool_checks
+    a_conservation: assert property (@(posedge clk)
+        !checked[p] || int'(credit_total[p]) == pool_b(p))
+      else $error("credit_link: conservation of pool %0d: credits %0d + reserved %0d + fwd %0d + lanes %0d + freeing %0d + pending %0d + waiting %0d + returning %0d = %0d != B %0d",
+                  p, credits[p], reserved[p], fwd_flits[p], lanes_total[p], slots_freeing[p], pending_returns[p],
+                  return_waiting[p], return_flight[p], credit_total[p], pool_b(p));
+    a_credits_within_b: assert property (@(posedge clk)
+        !(checked[p] || (RECOVERY == 1 && tx_live_q && rx_live_q && whole_q[p])) || int'(credits[p]) <= pool_b(p))
+      else $error("credit_link: the sender never holds more than B credits: pool %0d credits %0d > B %0d",
+                  p, credits[p], pool_b(p));
+    a_return_waiting_within_b: assert property (@(posedge clk)
+        !checked[p] || int'(return_waiting[p]) <= pool_b(p))
+      else $error("credit_link: the credits waiting to be returned bounded by B: pool %0d waiting %0d > B %0d",
+                  p, return_waiting[p], pool_b(p));
+    a_flush_reaches_return: assert property (@(posedge clk)
+        !rst_rx_n || !flush[p] || policy_flush[p])
+      else $error("credit_link: flush returns every pending credit: pool %0d flush %0d but policy_flush %0d",
+                  p, flush[p], policy_flush[p]);
+    a_flush_empties_batch: assert property (@(posedge clk)
+        !rst_rx_n || !flushed_q[p] || pending_returns[p] == '0)
+      else $error("credit_link: a flush leaves no credit pending: pool %0d pending_returns %0d the cycle after policy_flush",
+                  p, pending_returns[p]);
+    if (RECOVERY == 1) begin : g_recovery
+      a_refused_only_if_corrupted: assert property (@(posedge clk)
+          !(tx_live_q && rx_live_q) || !update_refused[p] || fault_added[p] || !whole_q[p])
+        else $error("credit_link: pool %0d: an update refused that no corruption explains", p);
+    end
+  end
+  logic overflow_checked;
+  always_comb begin
+    overflow_checked = 1'b0;
+    for (int l = 0; l < NLANE; l++)
+      if (arrive && arrive_lane == 8'(l) && lane_checked[l] && overflow[l]) overflow_checked = 1'b1;
+  end
+  a_no_overflow: assert property (@(posedge clk)
+      !overflow_checked)
+    else $error("credit_link: no flit arrives at a full lane: overflow on lane %0d", arrive_lane);
   a_no_send_at_zero: assert property (@(posedge clk)
-      !rst_tx_n || !(send && credits == '0))
-    else $error("credit_link: no send at zero credits: send %0d with credits %0d", send, credits);
-  a_no_pop_when_empty: assert property (@(posedge clk)
-      !rst_rx_n || !(pop && occupancy == '0))
-    else $error("credit_link: no pop from an empty buffer: pop %0d with occupancy %0d", pop, occupancy);
-  a_flush_reaches_return: assert property (@(posedge clk)
-      !rst_rx_n || !flush || policy_flush)
-    else $error("credit_link: flush returns every pending credit: flush %0d but policy_flush %0d", flush, policy_flush);
-  a_flush_empties_batch: assert property (@(posedge clk)
-      !rst_rx_n || !flushed_q || pending_returns == '0)
-    else $error("credit_link: a flush leaves no credit pending: pending_returns %0d the cycle after policy_flush",
-                pending_returns);
+      !rst_tx_n || !head_at_zero)
+    else $error("credit_link: no send at zero credits: send %0d on lane %0d with credits %0d", send, send_lane,
+                credits[lane_pool(int'(send_lane))]);
+  for (genvar l = 0; l < NLANE; l++) begin : g_lane_checks
+    a_no_pop_when_empty: assert property (@(posedge clk)
+        !rst_rx_n || !(pop[l] && occupancy[l] == '0))
+      else $error("credit_link: no pop from an empty buffer: lane %0d pop with occupancy %0d", l, occupancy[l]);
+  end
+  a_one_grant: assert property (@(posedge clk)
+      !rst_tx_n || $onehot0(grant))
+    else $error("credit_link: at most one grant per cycle: grant %b", grant);
+  a_grant_only_eligible: assert property (@(posedge clk)
+      !rst_tx_n || (grant & ~eligible) == '0)
+    else $error("credit_link: a grant only to an eligible channel: grant %b, eligible %b", grant, eligible);
+  a_no_grant_in_packet: assert property (@(posedge clk)
+      !rst_tx_n || !(in_packet && grant != '0))
+    else $error("credit_link: no grant while a packet is in progress: grant %b, %0d flits left", grant, flits_left);
+  a_reserved_is_packet: assert property (@(posedge clk)
+      !(tx_live_q && rx_live_q && checked == '1) || reserved_total == int'(flits_left))
+    else $error("credit_link: the reserved credits are the flits of the packet in progress: reserved %0d, flits left %0d",
+                reserved_total, flits_left);
+  if (SHARED_RET == 1) begin : g_shared
+    a_one_update_per_cycle: assert property (@(posedge clk)
+        !rst_rx_n || $onehot0(return_message))
+      else $error("credit_link: one message per cycle on the shared return path: return_message %b", return_message);
+    a_shared_path_serves: assert property (@(posedge clk)
+        !rst_rx_n || return_busy[0] || owes == '0 || return_message != '0)
+      else $error("credit_link: the shared return path carries a message when a pool owes one: owes %b, none sent", owes);
+  end
 
   cover_reset_link_in_flight: cover property (@(posedge clk)
       !tx_live_q && !rx_live_q && credits_away_q);
@@ -205,15 +227,14 @@ module credit_link_probe #(
 `endif
 endmodule
 
-// Every credit_link gets its probe, connected by name to the link's own signals. Its outputs are
+// Every credit_link gets its probe, connected by name to the link's own signals. Its output is
 // read through the hierarchy (credit_link_observed.sv), not by the link: left open here.
 /* verilator lint_off PINCONNECTEMPTY */
-bind credit_link credit_link_probe #(.L(L), .B(B), .W(W), .SYNC(SYNC), .RECOVERY(RECOVERY),
-                                    .TOTAL_BITS(TOTAL_BITS)) u_probe (
-  .clk, .rst_tx_n, .rst_rx_n, .send, .pop, .flush,
-  .credits, .credits_arriving, .fwd_stages, .arrive, .occupancy, .overflow, .slots_freeing,
-  .pending_returns, .policy_flush, .return_waiting, .credits_returned, .return_message, .update_refused,
-  .released_total, .sent_total, .accepted_total, .fault_dropped, .fault_added, .ret_stages,
-  .fwd_flits (), .return_flight (), .credit_total ()
+bind credit_link credit_link_probe #(.NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .RECOVERY(RECOVERY),
+                                    .SHARED_RET(SHARED_RET), .LANE_POOL(LANE_POOL), .POOL_B(POOL_B)) u_probe (
+  .clk, .rst_tx_n, .rst_rx_n, .grant, .eligible, .send, .send_lane, .in_packet, .flits_left, .pop, .flush,
+  .return_busy, .credits, .reserved, .fwd_flits, .slots_freeing, .pending_returns, .return_waiting,
+  .return_flight, .occupancy, .overflow, .arrive, .arrive_lane, .policy_flush, .return_message,
+  .update_refused, .fault_dropped, .fault_added, .owes, .credit_total ()
 );
 /* verilator lint_on PINCONNECTEMPTY */

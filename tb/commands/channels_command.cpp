@@ -16,6 +16,7 @@
 #include "cli_parse.h"
 #include "closed_forms.h"
 #include "log.h"
+#include "mutant_patch.h"
 #include "mutants.h"
 #include "process.h"
 #include "progress.h"
@@ -204,7 +205,7 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     app.add_option("--waves", cmd.waves, "write the run's waves (VCD, or FST with --fst) here");
     add_flag(app, "--fst", cmd.fst, "FST waves instead of VCD");
     add_flag(app, "--force", cmd.force, "overwrite an existing waves file");
-    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ in place of channel_link.sv");
+    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ (by name), applied to its block");
     app.add_option("--log-level", cmd.log_level, "spdlog level")->check(log_level())->capture_default_str();
     if (!parse_command(app, args, error)) return std::nullopt;
 
@@ -341,7 +342,7 @@ std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root) 
     std::vector<ChannelMutant> out;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(fs::path(source_root) / "rtl" / "mutants" / "channels", ec)) {
-        if (entry.path().extension() != ".sv") continue;
+        if (entry.path().extension() != ".mutant") continue;
         ChannelMutant m;
         m.name = entry.path().stem().string();
         m.file = entry.path().string();
@@ -352,6 +353,13 @@ std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root) 
     }
     std::sort(out.begin(), out.end(), [](const ChannelMutant& a, const ChannelMutant& b) { return a.name < b.name; });
     return out;
+}
+
+std::vector<std::string> channel_mutant_rtl(const DutSources& sources, const ChannelMutant& m, std::string& error) {
+    const std::string built =
+        build_mutant(m.file, (fs::path(sources.source_root) / "rtl").string(), mutant_build_dir(sources.build_root), error);
+    if (built.empty()) return {};
+    return channel_rtl_files(sources, built);
 }
 
 int run_channel_command(const ChannelRunCommand& cmd) {
@@ -386,7 +394,12 @@ int run_channel_command(const ChannelRunCommand& cmd) {
                 std::cerr << "creditloop: --mutant " << cmd.mutant << " is not in rtl/mutants/channels/\n";
                 return 2;
             }
-            wanted.rtl = channel_rtl_files(sources, it->file);
+            std::string problem;
+            wanted.rtl = channel_mutant_rtl(sources, *it, problem);
+            if (wanted.rtl.empty()) {
+                std::cerr << "creditloop: --mutant " << cmd.mutant << ": " << problem << "\n";
+                return 2;
+            }
         }
         std::string error;
         library = ChannelLibrary::load(wanted, sources, error);
@@ -567,8 +580,10 @@ int run_channel_mutants(const std::string& filter, uint64_t seed, const std::str
               << cases.size() << " stimulus sets each\n" << std::flush;
     std::vector<ChannelWanted> wanted;
     std::vector<std::vector<std::string>> rtl;
-    for (const auto& m : mutants) {
-        rtl.push_back(channel_rtl_files(sources, m.file));
+    std::vector<std::string> problems(mutants.size());
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        rtl.push_back(channel_mutant_rtl(sources, mutants[i], problems[i]));
+        if (rtl.back().empty()) continue;
         for (const auto& [name, spec] : cases) wanted.push_back({spec.config, rtl.back()});
     }
     Progress progress("creditloop mutants (channels)");
@@ -580,13 +595,16 @@ int run_channel_mutants(const std::string& filter, uint64_t seed, const std::str
     struct Kill {
         bool caught = false;
         std::string case_name, checks, waves, gtkw, error;
+        ChannelRunSpec spec;
         Violation first;
     };
     std::vector<Kill> kills(mutants.size());
     progress.phase("mutants", mutants.size());
     for (size_t i = 0; i < mutants.size(); ++i) {
         Kill& kill = kills[i];
+        kill.error = problems[i];
         for (const auto& [name, spec] : cases) {
+            if (!kill.error.empty()) break;
             std::string error;
             auto library = ChannelLibrary::load({spec.config, rtl[i]}, sources, error);
             if (!library) {
@@ -603,6 +621,7 @@ int run_channel_mutants(const std::string& filter, uint64_t seed, const std::str
             if (result.passed) continue;
             kill.caught = true;
             kill.case_name = name;
+            kill.spec = spec;
             kill.first = result.violations.front();
             for (const auto& v : result.violations)
                 if (v.cycle == kill.first.cycle && kill.checks.find(v.check) == std::string::npos)
@@ -631,6 +650,7 @@ int run_channel_mutants(const std::string& filter, uint64_t seed, const std::str
                                  k.caught ? k.case_name + ", gtkwave " + k.waves + " " + k.gtkw : k.error);
         std::cout << "    " << mutants[i].mutant_class << "\n";
         if (k.caught) std::cout << "    first: " << violation_line(k.first) << "\n";
+        if (k.caught) std::cout << "    rerun: " << program << " run " << channel_run_arguments(kills[i].spec) << " --mutant " << mutants[i].name << "\n";
     }
     for (size_t i = 0; i < mutants.size(); ++i) {
         if (kills[i].caught) continue;

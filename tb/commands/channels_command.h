@@ -12,6 +12,8 @@
 
 namespace creditloop {
 
+struct DutSources;
+
 struct ChannelRunCommand {
     ChannelRunSpec spec;
     bool json = false;
@@ -19,7 +21,7 @@ struct ChannelRunCommand {
     std::string waves;
     bool fst = false;
     bool force = false;
-    std::string mutant;             // a mutant of rtl/mutants/channels/ in place of channel_link.sv
+    std::string mutant;             // a mutant of rtl/mutants/channels/, applied to its block
     std::string log_level = "warn";
 };
 
@@ -63,7 +65,7 @@ struct HolRow {
     bool passed = false;            // every check of the run (lockstep on the RTL)
 };
 
-// The mutants of the multi-channel link: rtl/mutants/channels/*.sv, with their expected check.
+// The mutants of the multi-channel link: rtl/mutants/channels/*.mutant, with their expected check.
 struct ChannelMutant {
     std::string name;       // "channel_shared_count"
     std::string file;
@@ -71,6 +73,9 @@ struct ChannelMutant {
     std::string expect;     // the check that should fire first ("conservation", "data", ...)
 };
 std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root);
+// The multi-channel RTL set with the mutant applied to its block (under <build>/mutants/src/);
+// empty, and `error`, when the patch does not apply.
+std::vector<std::string> channel_mutant_rtl(const DutSources& sources, const ChannelMutant& m, std::string& error);
 
 // The stimulus every multi-channel mutant faces, in order, until one catches it.
 std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint64_t seed);

@@ -147,7 +147,7 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run (they are shown either way)");
     app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver (docs/own-rtl.md)");
     app.add_option("--return", cmd.return_file, "your own credit-return logic (rtl/credit_return.sv's ports)");
-    app.add_option("--mutant", cmd.mutant, "a buggy variant from rtl/mutants/ in place of its block");
+    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/ (by name), applied to its block");
     app.add_option("--plusarg", cmd.plusargs, "+NAME=VALUE (or +NAME) for the RTL's $value$plusargs/$test$plusargs, repeatable")
         ->check([](const std::string& arg) {
             return arg.size() > 1 && arg[0] == '+' ? std::string() : "a plusarg starts with '+' (+NAME=VALUE): got '" + arg + "'";
@@ -268,6 +268,8 @@ std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args
     CLI::App app{"The regression's mutation stimulus against every buggy variant in rtl/mutants/: a kill table.",
                  "creditloop mutants"};
     add_test_selection(app, cmd.filter, cmd.seed, cmd.waves_dir, cmd.jobs, "mutants");
+    app.add_option("--emit", cmd.emit_dir,
+                   "write each mutant applied to its live block to DIR/<name>.sv and stop (what a build verilates)");
     return parse_command(app, args, error) ? std::optional<MutantsCommand>(cmd) : std::nullopt;
 }
 

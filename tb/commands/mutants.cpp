@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "dut_library.h"
+#include "mutant_patch.h"
 #include "gtkw.h"
 #include "parallel.h"
 #include "progress.h"
@@ -41,7 +42,7 @@ std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std
     const fs::path dir = fs::path(source_root) / "rtl" / "mutants";
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        if (entry.path().extension() != ".sv") continue;
+        if (entry.path().extension() != ".mutant") continue;
         Mutant m;
         m.name = entry.path().stem().string();
         m.path = entry.path().string();
@@ -50,8 +51,9 @@ std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std
         m.bug_class = tags["class"];
         m.source = tags["source"];
         m.expect = tags["expect"];
-        if (m.replaces.empty() || !fs::exists(fs::path(source_root) / "rtl" / m.replaces, ec)) {
-            errors.push_back(m.path + ": needs a '// creditloop-mutant: replaces=<file in rtl/>' line naming an existing file");
+        std::string error;
+        if (apply_mutant(m.path, (fs::path(source_root) / "rtl").string(), error).empty()) {
+            errors.push_back(error);
             continue;
         }
         mutants.push_back(m);
@@ -61,11 +63,16 @@ std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std
 }
 
 DutSources mutant_sources(const DutSources& base, const Mutant& m) {
+    // The block with the patch applied, under <build>/mutants/src/ (a file that cannot be built
+    // is named as missing, and the build says so).
+    std::string error;
+    std::string built = build_mutant(m.path, (fs::path(base.source_root) / "rtl").string(), mutant_build_dir(base.build_root), error);
+    if (built.empty()) built = (fs::path(mutant_build_dir(base.build_root)) / (m.name + ".sv")).string();
     DutSources sources = base;
     sources.rtl_files.clear();
     for (const auto& entry : fs::directory_iterator(fs::path(base.source_root) / "rtl")) {
         if (entry.path().extension() != ".sv") continue;
-        sources.rtl_files.push_back(entry.path().filename() == m.replaces ? m.path : entry.path().string());
+        sources.rtl_files.push_back(entry.path().filename() == m.replaces ? built : entry.path().string());
     }
     // The top first, then a fixed order.
     std::sort(sources.rtl_files.begin(), sources.rtl_files.end(), [](const std::string& a, const std::string& b) {
@@ -185,6 +192,7 @@ namespace {
 struct Kill {
     bool caught = false;
     std::string case_name;
+    std::string rerun;      // the run's arguments, for the rerun line
     Violation first;
     std::string checks;   // what fired on the first failing cycle, and the first independent check
     std::string waves;
@@ -194,6 +202,23 @@ struct Kill {
 
 std::string pad(const std::string& text, size_t width) {
     return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+// Every mutant (the multi-channel ones too) applied to its block, as DIR/<name>.sv.
+int emit_mutants(const std::string& dir, const std::string& source_root) {
+    std::vector<std::string> files;
+    std::vector<std::string> ignored;
+    for (const auto& m : find_mutants(source_root, ignored)) files.push_back(m.path);
+    for (const auto& m : find_channel_mutants(source_root)) files.push_back(m.file);
+    for (const auto& f : files) {
+        std::string error;
+        if (build_mutant(f, (fs::path(source_root) / "rtl").string(), dir, error).empty()) {
+            std::cerr << "creditloop mutants: " << error << "\n";
+            return 2;
+        }
+    }
+    std::cout << files.size() << " mutants written to " << dir << "\n";
+    return 0;
 }
 
 }  // namespace
@@ -206,6 +231,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
         if (name_matches(m.name, command.filter)) mutants.push_back(std::move(m));
     for (const auto& e : errors) std::cerr << "creditloop mutants: " << e << "\n";
     if (!errors.empty()) return 2;
+    if (!command.emit_dir.empty()) return emit_mutants(command.emit_dir, base.source_root);
     bool channel_mutants = false;
     for (const auto& m : find_channel_mutants(base.source_root)) channel_mutants = channel_mutants || name_matches(m.name, command.filter);
     if (mutants.empty() && channel_mutants)
@@ -254,6 +280,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
                 if (result.passed) continue;
                 kill.caught = true;
                 kill.case_name = c.name;
+                kill.rerun = run_arguments(c.spec);
                 kill.first = result.violations.front();
                 kill.checks = checks_that_fired(result);
                 // Replay the failing seed with waves around the first violation.
@@ -285,6 +312,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
               << pad(k.caught ? std::to_string(k.first.cycle) : "-", 7) << pad(k.caught ? k.checks : "-", 58)
               << (k.caught ? k.case_name + ", gtkwave " + k.waves + " " + k.gtkw : k.error) << "\n";
         table << "    " << mutants[i].bug_class << " (" << mutants[i].source << ")\n";
+        if (k.caught) table << "    rerun: " << program << " run " << k.rerun << " --mutant " << mutants[i].name << "\n";
     }
     std::cout << table.str();
     for (size_t i = 0; i < mutants.size(); ++i) {
@@ -292,8 +320,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
         std::cout << "\nSURVIVED " << mutants[i].name << " (" << mutants[i].bug_class << ", " << mutants[i].source
                   << "): no check fired on any stimulus set; the stimulus must improve. Rerun one with:\n";
         for (const auto& c : cases)
-            std::cout << "  " << program << " run " << run_arguments(c.spec) << " --rtl <rtl/ with "
-                      << mutants[i].path << " as " << mutants[i].replaces << ">\n";
+            std::cout << "  " << program << " run " << run_arguments(c.spec) << " --mutant " << mutants[i].name << "\n";
     }
     std::cout << "\n" << (mutants.size() - survivors) << " of " << mutants.size() << " mutants caught\n";
     // The multi-channel link's own mutants (rtl/mutants/channels/), with their own stimulus.

@@ -14,7 +14,7 @@ namespace creditloop {
 
 struct Mutant {
     std::string name;        // file stem, e.g. credit_counter_ifelse_leak
-    std::string path;
+    std::string path;        // rtl/mutants/<name>.mutant, a patch of its block
     std::string replaces;    // the rtl/ file it stands in for, e.g. credit_counter.sv
     std::string bug_class;
     std::string source;      // the seed or public report it comes from
@@ -24,11 +24,11 @@ struct Mutant {
 // The `// creditloop-mutant: key=value` lines of a mutant file.
 std::map<std::string, std::string> mutant_tags(const std::string& path);
 
-// Reads the `// creditloop-mutant: key=value` lines of every rtl/mutants/*.sv. One error line
-// per file without a usable manifest goes to `errors`.
+// Reads the `// creditloop-mutant: key=value` lines of every rtl/mutants/*.mutant. One error
+// line per mutant that does not apply to its block goes to `errors`.
 std::vector<Mutant> find_mutants(const std::string& source_root, std::vector<std::string>& errors);
 
-// The RTL set with the mutant in place of the block it replaces.
+// The RTL set with the mutant applied to its block (written under <build>/mutants/src/).
 DutSources mutant_sources(const DutSources& base, const Mutant& mutant);
 
 // "conservation.total, lockstep": the checks that fired on the first failing cycle of a failed
@@ -44,6 +44,7 @@ struct MutantsCommand {
     std::string waves_dir = "waves/mutants";
     int jobs = 2;
     bool channels = true;            // the multi-channel link's mutants too (rtl/mutants/channels/)
+    std::string emit_dir;            // set: write every mutant's built block here and stop
 };
 
 // Prints the kill table; 0 when every mutant is caught, 1 when one survives, 2 bad input,

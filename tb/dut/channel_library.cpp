@@ -153,21 +153,22 @@ void prune(const std::string& root, const std::string& source_root) {
 
 std::vector<std::string> channel_rtl_files(const DutSources& sources, const std::string& replacement,
                                            const std::string& replaces) {
+    // The testbench top (rtl/channels/), then the link and its blocks (rtl/*.sv, credit_link.sv
+    // first), then the probe bound into the link. `replacement` takes the place of the file of
+    // the same role (a mutant of credit_link.sv, or of a block).
     const fs::path rtl = fs::path(sources.source_root) / "rtl";
     std::vector<std::string> files;
     std::error_code ec;
-    std::vector<std::string> channel_files;
     for (const auto& entry : fs::directory_iterator(rtl / "channels", ec))
-        if (entry.path().extension() == ".sv") channel_files.push_back(entry.path().string());
-    std::sort(channel_files.begin(), channel_files.end());
-    // channel_link.sv first (the top's file), then the rest, then the blocks shared with credit_link.
-    std::stable_partition(channel_files.begin(), channel_files.end(),
-                          [](const std::string& f) { return fs::path(f).filename() == "channel_link.sv"; });
-    for (auto& f : channel_files)
+        if (entry.path().extension() == ".sv") files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    std::vector<std::string> blocks = sv_files_in(rtl);
+    std::stable_partition(blocks.begin(), blocks.end(),
+                          [](const std::string& f) { return fs::path(f).filename() == "credit_link.sv"; });
+    files.insert(files.end(), blocks.begin(), blocks.end());
+    files.push_back((rtl / "observe" / "credit_link_probe.sv").string());
+    for (auto& f : files)
         if (!replacement.empty() && fs::path(f) == rtl / replaces) f = fs::absolute(replacement).string();
-    files = channel_files;
-    files.push_back((rtl / "pipeline.sv").string());
-    files.push_back((rtl / "rx_buffer.sv").string());
     return files;
 }
 

@@ -15,11 +15,11 @@
 
 namespace creditloop {
 
-// The RTL set of the multi-channel link: rtl/channels/*.sv (channel_link.sv first) and the
-// blocks it shares with credit_link; `replacement` (a mutant, or your own file) takes the place
-// of the file of the same role ("channels/channel_link.sv").
+// The RTL set of the multi-channel link: its testbench top (rtl/channels/), the link and its
+// blocks (rtl/*.sv) and the probe bound into it (rtl/observe/credit_link_probe.sv);
+// `replacement` (a mutant, or your own file) takes the place of the file of the same role.
 std::vector<std::string> channel_rtl_files(const DutSources& sources, const std::string& replacement = "",
-                                           const std::string& replaces = "channels/channel_link.sv");
+                                           const std::string& replaces = "credit_link.sv");
 
 struct ChannelWanted {
     ChannelLinkConfig config;

@@ -7,7 +7,7 @@
 # order, with the same verdict, failure message and rerun line each, the same suite counts, and
 # coverage JSON with the same bins and counts.
 #   A  --filter K4: 18 tests over the link's bank, the channel bank and a SystemC harness; all pass.
-#   B  --filter 'random/L4_B12_K4_*' with the return logic of rtl/mutants/credit_return_flush_drops_batch.sv
+#   B  --filter 'random/L4_B12_K4_*' with the return logic of rtl/mutants/credit_return_flush_drops_batch.mutant
 #      (--return): the flush tests fail by design and the others pass, so failing verdicts are
 #      compared too.
 # Exit 0 equal, 1 a difference (printed), 77 skipped (slurm-wlm or munge missing: CTest's
@@ -197,8 +197,8 @@ EOF
 fixtures="${CREDITLOOP_SLURM_FIXTURES:-$(dirname "$creditloop")/slurm-test}"
 mutant="$fixtures/credit_return_flush_drops_batch_renamed.sv"
 mkdir -p "$fixtures"
-sed 's/^module credit_return\b/module credit_return_flush_drops_batch/' \
-  "$root/rtl/mutants/credit_return_flush_drops_batch.sv" > "$mutant.new"
+python3 "$root/scripts/mutant_patch.py" --emit credit_return_flush_drops_batch |
+  sed 's/^module credit_return\b/module credit_return_flush_drops_batch/' > "$mutant.new"
 if cmp -s "$mutant.new" "$mutant"; then rm -f "$mutant.new"; else mv "$mutant.new" "$mutant"; fi
 
 ok=0
