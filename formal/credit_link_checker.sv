@@ -3,9 +3,9 @@
 // name, as the simulation's probe (rtl/observe/credit_link_probe.sv) does.
 //
 // It instantiates that probe, so the sum it proves is the one the simulation observes
-// (credit_total), and it carries every observed signal under its observed name (the ports and
-// wires below), so a counterexample's waves open with the simulation's GTKWave save file
-// (tb/report/gtkw.cpp) on this instance's scope.
+// (credit_total), and it carries pool 0's observed signals under the single link's observed names
+// (the wires below), so a counterexample's waves open with the simulation's GTKWave save file
+// (tb/report/gtkw.cpp) on this instance's scope. The link's own signals come in as link_<name>.
 //
 // yosys 0.23's own frontend parses `bind` but does not elaborate it: scripts/formal.py applies
 // the bind below by hand, inserting its instantiation into a copy of rtl/credit_link.sv (under
@@ -17,12 +17,14 @@
 //
 // Checked in every cycle both ends are out of reset, after the first (the initial reset):
 //   Properties (docs/formal.md):
-//     p_conservation     credit_total == B: credits + fwd_flits + occupancy + slots_freeing +
-//                        pending_returns + return_waiting + return_flight, the probe's sum.
-//     p_no_overflow      overflow never rises (no flit arrives at a full buffer).
-//     p_no_send_at_zero  send only with credits != 0.
+//     p_conservation     per pool p, credit_total[p] == B_p: credits + reserved + fwd_flits +
+//                        occupancy of p's lanes + slots_freeing + pending_returns +
+//                        return_waiting + return_flight, the probe's sum.
+//     p_no_overflow      no lane's overflow ever rises (no flit arrives at a full lane).
+//     p_no_send_at_zero  a packet's head flit goes only with credits != 0 in its lane's pool
+//                        (its later flits go on credits reserved at the grant).
 //   Strengthening invariants (INVARIANTS = 1), proved with the properties (they are assertions):
-//     i_exact_sum        the same sum with every term at full width equals B. Without recovery the
+//     i_exact_sum        per pool, the same sum with every term at full width equals B_p. Without recovery the
 //                        return path's stages are added one by one: the probe adds them in the
 //                        count's CW bits, where two full stages can wrap to a small number. With
 //                        recovery CR - CS and CS - R are taken at TOTAL_BITS: the probe counts a
@@ -41,68 +43,127 @@
 // INVARIANTS = 0 leaves the properties alone: the bounded searches for counterexamples (one-sided
 // resets, mutants) use it, so what they report is a property failing, not an invariant.
 module credit_link_checker #(
+  parameter int NCH = 1,
+  parameter int NLANE = 1,
+  parameter int NPOOL = 1,
   parameter int L = 4,
-  parameter int B = 12,
   parameter int W = 32,
   parameter int SYNC = 0,
   parameter int RECOVERY = 0,
-  parameter int TOTAL_BITS = 8,
-  parameter int INVARIANTS = 1
+  parameter int SHARED_RET = 0,
+  parameter logic [16*8-1:0]  LANE_POOL = '0,
+  parameter logic [16*16-1:0] POOL_B = {16{16'd12}},
+  parameter logic [16*8-1:0]  POOL_TOTAL_BITS = {16{8'd8}},
+  parameter int VW = 16,                 // the value field of a return message (credit_link's VW)
+  parameter int INVARIANTS = 1,
+  localparam int NRET = (SHARED_RET == 1) ? 1 : NPOOL,
+  localparam int RET_STAGES = L + SYNC,
+  localparam int MW = 1 + 4 + VW,
+  localparam int FW = 1 + 8 + W
 ) (
-  input  logic                    clk,
-  input  logic                    rst_tx_n,
-  input  logic                    rst_rx_n,
-  // the link's ports (what the properties do not read is here for the waves)
-  input  logic                    want_send,
-  input  logic [W-1:0]            tx_payload,
-  input  logic                    drain,
-  input  logic                    flush,
-  input  logic                    return_busy,
-  input  logic                    fault_drop,
-  input  logic [15:0]             fault_add,
-  input  logic                    can_send,
-  input  logic                    send,
-  input  logic [W-1:0]            send_payload,
-  input  logic                    pop,
-  input  logic [W-1:0]            pop_payload,
-  // the link's internal signals the probe reads
-  input  logic [$clog2(B+1)-1:0]  credits,
-  input  logic [$clog2(B+1)-1:0]  credits_arriving,
-  input  logic [L*(W+1)-1:0]      fwd_stages,
-  input  logic                    arrive,
-  input  logic [$clog2(B+1)-1:0]  occupancy,
-  input  logic                    overflow,
-  input  logic [$clog2(B+1)-1:0]  slots_freeing,
-  input  logic [$clog2(B+1)-1:0]  pending_returns,
-  input  logic                    policy_flush,
-  input  logic [$clog2(B+1)-1:0]  return_waiting,
-  input  logic [$clog2(B+1)-1:0]  credits_returned,
-  input  logic                    return_message,
-  input  logic                    update_refused,
-  input  logic                    fault_dropped,
-  input  logic                    fault_added,
-  input  logic [TOTAL_BITS-1:0]   released_total,
-  input  logic [TOTAL_BITS-1:0]   sent_total,
-  input  logic [TOTAL_BITS-1:0]   accepted_total,
-  input  logic [(L+SYNC)*((RECOVERY == 1) ? TOTAL_BITS + 1 : $clog2(B+1))-1:0] ret_stages
+  input  logic                        clk,
+  input  logic                        rst_tx_n,
+  input  logic                        rst_rx_n,
+  // the link's ports
+  input  logic [NCH-1:0]              link_have,
+  input  logic [NCH*W-1:0]            link_tag,
+  input  logic [NCH-1:0]              link_drain,
+  input  logic [NPOOL-1:0]            link_flush,
+  input  logic [NRET-1:0]             link_return_busy,
+  input  logic [NPOOL-1:0]            link_fault_drop,
+  input  logic [15:0]                 link_fault_add,
+  input  logic [NCH-1:0]              link_grant,
+  input  logic [NCH-1:0]              link_eligible,
+  input  logic                        link_send,
+  input  logic [7:0]                  link_send_lane,
+  input  logic [W-1:0]                link_send_payload,
+  input  logic [NLANE-1:0]            link_pop,
+  input  logic [NLANE*W-1:0]          link_pop_payload,
+  // the link's internal signals, the probe's and the proof's
+  input  logic                        link_in_packet,
+  input  logic [16:0]                 link_flits_left,
+  input  logic [NPOOL*16-1:0]         link_credits, link_reserved, link_fwd_flits, link_slots_freeing,
+                                      link_pending_returns, link_return_waiting, link_return_flight,
+                                      link_credits_arriving, link_credits_returned,
+                                      link_released_total, link_sent_total, link_accepted_total,
+  input  logic [NPOOL-1:0]            link_can_send, link_policy_flush, link_return_message,
+                                      link_update_refused, link_fault_dropped, link_fault_added, link_owes,
+  input  logic [NLANE*16-1:0]         link_occupancy,
+  input  logic [NLANE-1:0]            link_overflow,
+  input  logic                        link_arrive,
+  input  logic [7:0]                  link_arrive_lane,
+  input  logic [L*FW-1:0]             link_fwd_stages,
+  input  logic [NRET*RET_STAGES*MW-1:0] link_ret_stages
 );
-  localparam int CW = $clog2(B + 1);
-  localparam int FW = $clog2(L + 1);
-  localparam int TW = ((CW > FW) ? CW : FW) + 3;
-  localparam int NW = TOTAL_BITS;
-  localparam int RET_STAGES = L + SYNC;
+  function automatic int lane_pool(int l);
+    lane_pool = (l >= 0 && l < 16) ? 32'(LANE_POOL[l*8 +: 8]) : 0;
+  endfunction
+  function automatic int pool_b(int p);
+    pool_b = (p >= 0 && p < 16) ? 32'(POOL_B[p*16 +: 16]) : 1;
+  endfunction
+  function automatic int pool_total_bits(int p);
+    pool_total_bits = (p >= 0 && p < 16) ? 32'(POOL_TOTAL_BITS[p*8 +: 8]) : 8;
+  endfunction
 
   // The observation the simulation sees, computed by the simulation's own probe.
-  logic [FW-1:0] fwd_flits;
-  logic [CW-1:0] return_flight;
-  logic [TW-1:0] credit_total;
-  credit_link_probe #(.L(L), .B(B), .W(W), .SYNC(SYNC), .RECOVERY(RECOVERY), .TOTAL_BITS(TOTAL_BITS)) u_probe (
-    .clk, .rst_tx_n, .rst_rx_n, .send, .pop, .flush,
-    .credits, .credits_arriving, .fwd_stages, .arrive, .occupancy, .overflow, .slots_freeing,
-    .pending_returns, .policy_flush, .return_waiting, .credits_returned, .return_message, .update_refused,
-    .fault_dropped, .fault_added, .released_total, .sent_total, .accepted_total, .ret_stages,
-    .fwd_flits, .return_flight, .credit_total
+  logic [NPOOL*18-1:0] link_credit_total;
+  credit_link_probe #(.NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .RECOVERY(RECOVERY), .SHARED_RET(SHARED_RET),
+                      .LANE_POOL(LANE_POOL), .POOL_B(POOL_B)) u_probe (
+    .clk, .rst_tx_n, .rst_rx_n, .grant (link_grant), .eligible (link_eligible), .send (link_send),
+    .send_lane (link_send_lane), .in_packet (link_in_packet), .flits_left (link_flits_left), .pop (link_pop),
+    .flush (link_flush), .return_busy (link_return_busy), .credits (link_credits), .reserved (link_reserved),
+    .fwd_flits (link_fwd_flits), .slots_freeing (link_slots_freeing), .pending_returns (link_pending_returns),
+    .return_waiting (link_return_waiting), .return_flight (link_return_flight), .occupancy (link_occupancy),
+    .overflow (link_overflow), .arrive (link_arrive), .arrive_lane (link_arrive_lane),
+    .policy_flush (link_policy_flush), .return_message (link_return_message),
+    .update_refused (link_update_refused), .fault_dropped (link_fault_dropped), .fault_added (link_fault_added),
+    .owes (link_owes), .credit_total (link_credit_total)
   );
+
+  // Pool 0's view under the single link's observed names and widths (credit_link_observed.sv
+  // makes the same view for the simulation), for the waves.
+  localparam int CW = $clog2(pool_b(0) + 1);
+  localparam int FLW = $clog2(L + 1);
+  localparam int TW = ((CW > FLW) ? CW : FLW) + 3;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic want_send, drain, flush, return_busy, fault_drop, can_send, send, pop, arrive, overflow,
+        policy_flush, return_message, update_refused, fault_dropped, fault_added;
+  logic [W-1:0]   tx_payload, send_payload, pop_payload;
+  logic [15:0]    fault_add;
+  logic [CW-1:0]  credits, credits_arriving, occupancy, slots_freeing, pending_returns, return_waiting,
+                  credits_returned, return_flight;
+  logic [FLW-1:0] fwd_flits;
+  logic [TW-1:0]  credit_total;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign want_send        = link_have[0];
+  assign tx_payload       = link_tag[W-1:0];
+  assign drain            = link_drain[0];
+  assign flush            = link_flush[0];
+  assign return_busy      = link_return_busy[0];
+  assign fault_drop       = link_fault_drop[0];
+  assign fault_add        = link_fault_add;
+  assign can_send         = link_can_send[0];
+  assign send             = link_send;
+  assign send_payload     = link_send_payload;
+  assign pop              = link_pop[0];
+  assign pop_payload      = link_pop_payload[W-1:0];
+  assign credits          = CW'(link_credits[15:0]);
+  assign credits_arriving = CW'(link_credits_arriving[15:0]);
+  assign fwd_flits        = FLW'(link_fwd_flits[15:0]);
+  assign arrive           = link_arrive;
+  assign occupancy        = CW'(link_occupancy[15:0]);
+  assign overflow         = link_overflow[0];
+  assign slots_freeing    = CW'(link_slots_freeing[15:0]);
+  assign pending_returns  = CW'(link_pending_returns[15:0]);
+  assign policy_flush     = link_policy_flush[0];
+  assign return_waiting   = CW'(link_return_waiting[15:0]);
+  assign credits_returned = CW'(link_credits_returned[15:0]);
+  assign return_message   = link_return_message[0];
+  assign update_refused   = link_update_refused[0];
+  assign fault_dropped    = link_fault_dropped[0];
+  assign fault_added      = link_fault_added[0];
+  assign return_flight    = CW'(link_return_flight[15:0]);
+  assign credit_total     = TW'(link_credit_total[17:0]);
 
   // Checked while both ends are out of reset, from the first cycle after the initial reset on
   // (cycle 0 of the waves). A reset of one end alone (the one-sided runs) is not checked in its
@@ -110,63 +171,87 @@ module credit_link_checker #(
   logic checked;
   assign checked = !$initstate && rst_tx_n && rst_rx_n;
 
-  // The sum with every term at full width: without recovery the return path's stages one by one
-  // (the probe adds them in CW bits), with it CR - CS and CS - R at TOTAL_BITS (the probe counts a
-  // CS - R above B as nothing on the way). XW holds any of these sums without wrapping.
-  localparam int XW = ((CW > NW) ? CW : NW) + $clog2(RET_STAGES + 8) + 1;
-  logic [NW-1:0] flight_total;
-  logic [XW-1:0] exact_total;
-  assign flight_total = sent_total - accepted_total;
+  // Per pool: the conservation sum (the probe's), the same sum with every term at full width (XW
+  // bits: without recovery the return stages one by one, with it CR - CS and CS - R at the pool's
+  // total width), and whether the updates on the way carry totals between R and CS, rising from
+  // the oldest stage to the youngest (measured from R modulo 2^n, "between" and "rising" are
+  // plain unsigned compares).
+  localparam int XW = 24;
+  logic [NPOOL-1:0] conserved, exact, in_order;
   always_comb begin
-    exact_total = XW'(credits) + XW'(fwd_flits) + XW'(occupancy) + XW'(slots_freeing) + XW'(pending_returns);
-    if (RECOVERY == 0) begin
-      exact_total = exact_total + XW'(return_waiting);
-      for (int i = 0; i < RET_STAGES; i++) exact_total = exact_total + XW'(ret_stages[i*CW +: CW]);
-    end else begin
-      exact_total = exact_total + XW'(NW'(released_total - sent_total)) + XW'(flight_total);
+    for (int p = 0; p < NPOOL; p++) begin
+      logic [XW-1:0] total;
+      logic [15:0]   mask, flight, floor_total, carried;
+      mask  = 16'((17'd1 << pool_total_bits(p)) - 17'd1);
+      total = XW'(link_credits[p*16 +: 16]) + XW'(link_reserved[p*16 +: 16]) + XW'(link_fwd_flits[p*16 +: 16]) +
+              XW'(link_slots_freeing[p*16 +: 16]) + XW'(link_pending_returns[p*16 +: 16]);
+      for (int l = 0; l < NLANE; l++)
+        if (lane_pool(l) == p) total = total + XW'(link_occupancy[l*16 +: 16]);
+      flight = (link_sent_total[p*16 +: 16] - link_accepted_total[p*16 +: 16]) & mask;
+      if (RECOVERY == 0) begin
+        total = total + XW'(link_return_waiting[p*16 +: 16]);
+        for (int r = 0; r < NRET; r++)
+          for (int i = 0; i < RET_STAGES; i++)
+            if (link_ret_stages[(r*RET_STAGES + i)*MW + MW - 1] && link_ret_stages[(r*RET_STAGES + i)*MW + VW +: 4] == 4'(p))
+              total = total + XW'(link_ret_stages[(r*RET_STAGES + i)*MW +: VW]);
+      end else begin
+        total = total + XW'((link_released_total[p*16 +: 16] - link_sent_total[p*16 +: 16]) & mask) + XW'(flight);
+      end
+      conserved[p] = 32'(link_credit_total[p*18 +: 18]) == pool_b(p);
+      exact[p]     = 32'(total) == pool_b(p);
+      in_order[p]  = 1'b1;
+      floor_total  = '0;
+      if (RECOVERY == 1)
+        for (int r = 0; r < NRET; r++)
+          for (int i = RET_STAGES - 1; i >= 0; i--)
+            if (link_ret_stages[(r*RET_STAGES + i)*MW + MW - 1] && link_ret_stages[(r*RET_STAGES + i)*MW + VW +: 4] == 4'(p)) begin
+              carried = 16'(link_ret_stages[(r*RET_STAGES + i)*MW +: VW] - VW'(link_accepted_total[p*16 +: 16])) & mask;
+              if (carried > flight || carried < floor_total) in_order[p] = 1'b0;
+              floor_total = carried;
+            end
     end
   end
 
-  // With recovery: whether the updates on the return path carry totals between R and CS, rising
-  // from the oldest stage (the last) to the youngest (stage 0). Measured from R (modulo
-  // 2^TOTAL_BITS), "between" and "rising" are plain unsigned compares.
-  logic          updates_in_order;
+  // A packet's head flit is sent from its lane's pool; it needs a credit there.
+  logic head_at_zero;
   always_comb begin
-    logic [NW-1:0] floor_total;            // the highest total seen so far, from the oldest stage
-    updates_in_order = 1'b1;
-    floor_total = '0;
-    if (RECOVERY == 1)
-      for (int i = RET_STAGES - 1; i >= 0; i--)
-        if (ret_stages[i*(NW+1) + NW]) begin
-          if (NW'(ret_stages[i*(NW+1) +: NW] - accepted_total) > flight_total ||
-              NW'(ret_stages[i*(NW+1) +: NW] - accepted_total) < floor_total)
-            updates_in_order = 1'b0;
-          floor_total = NW'(ret_stages[i*(NW+1) +: NW] - accepted_total);
-        end
+    head_at_zero = 1'b0;
+    for (int l = 0; l < NLANE; l++)
+      if (link_send && !link_in_packet && link_send_lane == 8'(l) && link_credits[lane_pool(l)*16 +: 16] == '0)
+        head_at_zero = 1'b1;
   end
 
   always @* begin
     if (checked) begin
-      p_conservation: assert (credit_total == TW'(B));
-      p_no_overflow: assert (!overflow);
-      p_no_send_at_zero: assert (!(send && credits == '0));
+      p_conservation: assert (&conserved);
+      p_no_overflow: assert (link_overflow == '0);
+      p_no_send_at_zero: assert (!head_at_zero);
       c_credits_exhausted: cover (credits == '0);
-      c_update_refused: cover (update_refused);
+      c_update_refused: cover (link_update_refused != '0);
       if (INVARIANTS != 0) begin
-        i_exact_sum: assert (exact_total == XW'(B));
-        if (RECOVERY == 1) i_updates_in_order: assert (updates_in_order);
+        i_exact_sum: assert (&exact);
+        if (RECOVERY == 1) i_updates_in_order: assert (&in_order);
       end
     end
   end
 endmodule
 
-// The checker inside every credit_link, connected by name to the link's own signals (applied by
+// The checker inside every credit_link, connected to the link's own signals (applied by
 // scripts/formal.py for yosys, which does not elaborate bind).
-bind credit_link credit_link_checker #(.L(L), .B(B), .W(W), .SYNC(SYNC), .RECOVERY(RECOVERY),
-                                      .TOTAL_BITS(TOTAL_BITS)) u_formal (
-  .clk, .rst_tx_n, .rst_rx_n, .want_send, .tx_payload, .drain, .flush, .return_busy, .fault_drop, .fault_add,
-  .can_send, .send, .send_payload, .pop, .pop_payload,
-  .credits, .credits_arriving, .fwd_stages, .arrive, .occupancy, .overflow, .slots_freeing,
-  .pending_returns, .policy_flush, .return_waiting, .credits_returned, .return_message, .update_refused,
-  .fault_dropped, .fault_added, .released_total, .sent_total, .accepted_total, .ret_stages
+bind credit_link credit_link_checker #(.NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .W(W), .SYNC(SYNC),
+                                      .RECOVERY(RECOVERY), .SHARED_RET(SHARED_RET), .LANE_POOL(LANE_POOL),
+                                      .POOL_B(POOL_B), .POOL_TOTAL_BITS(POOL_TOTAL_BITS), .VW(VW)) u_formal (
+  .clk, .rst_tx_n, .rst_rx_n, .link_have (have), .link_tag (tag), .link_drain (drain), .link_flush (flush),
+  .link_return_busy (return_busy), .link_fault_drop (fault_drop), .link_fault_add (fault_add),
+  .link_grant (grant), .link_eligible (eligible), .link_send (send), .link_send_lane (send_lane),
+  .link_send_payload (send_payload), .link_pop (pop), .link_pop_payload (pop_payload),
+  .link_in_packet (in_packet), .link_flits_left (flits_left), .link_credits (credits), .link_reserved (reserved),
+  .link_fwd_flits (fwd_flits), .link_slots_freeing (slots_freeing), .link_pending_returns (pending_returns),
+  .link_return_waiting (return_waiting), .link_return_flight (return_flight),
+  .link_credits_arriving (credits_arriving), .link_credits_returned (credits_returned),
+  .link_released_total (released_total), .link_sent_total (sent_total), .link_accepted_total (accepted_total),
+  .link_can_send (can_send), .link_policy_flush (policy_flush), .link_return_message (return_message),
+  .link_update_refused (update_refused), .link_fault_dropped (fault_dropped), .link_fault_added (fault_added),
+  .link_owes (owes), .link_occupancy (occupancy), .link_overflow (overflow), .link_arrive (arrive),
+  .link_arrive_lane (arrive_lane), .link_fwd_stages (fwd_stages), .link_ret_stages (ret_stages)
 );

@@ -40,15 +40,19 @@ module credit_link_formal #(
   input  logic          return_busy,
   input  logic          fault_drop
 );
-  logic         can_send, send, pop;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic         grant, eligible, send, pop;
+  logic [7:0]   send_lane;
   logic [W-1:0] send_payload, pop_payload;
+  /* verilator lint_on UNUSEDSIGNAL */
 
+  // One channel of one-credit flits, one lane, one pool: the seeds' link (credit_link's defaults).
   credit_link #(.L(L), .B(B), .K(K), .W(W), .SYNC(SYNC), .FREE_DELAY(FREE_DELAY), .POLICY(POLICY), .LOW(LOW),
                 .IDLE(IDLE), .TIMEOUT(TIMEOUT), .RECOVERY(RECOVERY), .TOTAL_BITS(TOTAL_BITS),
                 .RESEND(RESEND)) dut (
-    .clk, .rst_tx_n, .rst_rx_n, .want_send, .tx_payload, .drain, .flush, .return_busy,
-    .fault_drop, .fault_add (16'd0),
-    .can_send, .send, .send_payload, .pop, .pop_payload
+    .clk, .rst_tx_n, .rst_rx_n, .have (want_send), .bytes (16'd1), .tag (tx_payload), .drain, .flush,
+    .return_busy, .fault_drop, .fault_corrupt (1'b0), .fault_add (16'd0),
+    .grant, .eligible, .send, .send_lane, .send_payload, .pop, .pop_payload
   );
 
   always @* begin

@@ -193,35 +193,35 @@ module credit_link #(
   // The parameter tables, one entry at a time (out-of-range entries read as 0 or 1, so that a bad
   // table reaches the $error checks below instead of failing on a select).
   function automatic int ch_lane(int c);
-    return (c >= 0 && c < 8) ? int'(CH_LANE[c*8 +: 8]) : 0;
+    ch_lane = (c >= 0 && c < 8) ? 32'(CH_LANE[c*8 +: 8]) : 0;
   endfunction
   function automatic bit ch_split(int c);
-    return (c >= 0 && c < 8) ? CH_SPLIT[c] : 1'b0;
+    ch_split = (c >= 0 && c < 8) ? CH_SPLIT[c] : 1'b0;
   endfunction
   function automatic int ch_unit(int c);
-    return (c >= 0 && c < 8) ? int'(CH_UNIT[c*16 +: 16]) : 1;
+    ch_unit = (c >= 0 && c < 8) ? 32'(CH_UNIT[c*16 +: 16]) : 1;
   endfunction
   function automatic int lane_ch(int l);
-    return (l >= 0 && l < 16) ? int'(LANE_CH[l*8 +: 8]) : 0;
+    lane_ch = (l >= 0 && l < 16) ? 32'(LANE_CH[l*8 +: 8]) : 0;
   endfunction
   function automatic int lane_pool(int l);
-    return (l >= 0 && l < 16) ? int'(LANE_POOL[l*8 +: 8]) : 0;
+    lane_pool = (l >= 0 && l < 16) ? 32'(LANE_POOL[l*8 +: 8]) : 0;
   endfunction
   function automatic int pool_b(int p);
-    return (p >= 0 && p < 16) ? int'(POOL_B[p*16 +: 16]) : 1;
+    pool_b = (p >= 0 && p < 16) ? 32'(POOL_B[p*16 +: 16]) : 1;
   endfunction
   function automatic int pool_k(int p);
-    return (p >= 0 && p < 16) ? int'(POOL_K[p*16 +: 16]) : 1;
+    pool_k = (p >= 0 && p < 16) ? 32'(POOL_K[p*16 +: 16]) : 1;
   endfunction
   function automatic int pool_total_bits(int p);
-    return (p >= 0 && p < 16) ? int'(POOL_TOTAL_BITS[p*8 +: 8]) : 8;
+    pool_total_bits = (p >= 0 && p < 16) ? 32'(POOL_TOTAL_BITS[p*8 +: 8]) : 8;
   endfunction
   function automatic int pool_field16(logic [16*16-1:0] table16, int p);
-    return (p >= 0 && p < 16) ? int'(table16[p*16 +: 16]) : 0;
+    pool_field16 = (p >= 0 && p < 16) ? 32'(table16[p*16 +: 16]) : 0;
   endfunction
   // The lane a channel's flits after the head go to: the data lane of a header/data channel.
   function automatic int ch_rest_lane(int c);
-    return ch_split(c) ? ch_lane(c) + 1 : ch_lane(c);
+    ch_rest_lane = ch_split(c) ? ch_lane(c) + 1 : ch_lane(c);
   endfunction
   // The pool of a lane number carried on the link, one-hot (0 for a number that is no lane).
   function automatic logic [NPOOL-1:0] pool_of_lane(logic [7:0] lane);
@@ -230,14 +230,19 @@ module credit_link #(
     for (int l = 0; l < NLANE; l++)
       for (int p = 0; p < NPOOL; p++)
         if (lane == 8'(l) && lane_pool(l) == p) mask[p] = 1'b1;
-    return mask;
+    pool_of_lane = mask;
+  endfunction
+  // The lanes a pool's slots are in (the most its lanes can free in one cycle).
+  function automatic int lanes_in_pool(int p);
+    lanes_in_pool = 0;
+    for (int l = 0; l < NLANE; l++) if (lane_pool(l) == p) lanes_in_pool = lanes_in_pool + 1;
   endfunction
   // The widest running total (the shared return path carries any pool's).
   function automatic int widest_total();
     int n;
     n = 1;
     for (int p = 0; p < NPOOL; p++) if (pool_total_bits(p) > n) n = pool_total_bits(p);
-    return n;
+    widest_total = n;
   endfunction
   localparam int NWMAX = widest_total();
 
@@ -299,11 +304,11 @@ module credit_link #(
 
   // ---- The observed state and events (the probe and the testbench top read these by name).
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [NPOOL-1:0][15:0] credits, reserved, fwd_flits, slots_freeing, pending_returns, return_waiting,
+  logic [NPOOL*16-1:0] credits, reserved, fwd_flits, slots_freeing, pending_returns, return_waiting,
                           return_flight, credits_arriving, credits_returned;
   logic [NPOOL-1:0]       can_send, policy_flush, return_message, update_refused, fault_dropped, fault_added;
-  logic [NPOOL-1:0][15:0] released_total, sent_total, accepted_total;
-  logic [NLANE-1:0][15:0] occupancy;
+  logic [NPOOL*16-1:0] released_total, sent_total, accepted_total;
+  logic [NLANE*16-1:0] occupancy;
   logic [NLANE-1:0]       overflow;
   logic                   arrive;
   logic [7:0]             arrive_lane;
@@ -311,17 +316,17 @@ module credit_link #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- link.sender: each channel's head packet, its cost per pool and its flits.
-  logic [NCH-1:0][NPOOL-1:0][16:0] need;        // credits of each pool the head packet takes
-  logic [NCH-1:0][16:0]            rest_flits;  // flits after the head
+  logic [NCH*NPOOL*17-1:0] need;        // credits of each pool the head packet takes
+  logic [NCH*17-1:0]       rest_flits;  // flits after the head
   always_comb begin
     for (int c = 0; c < NCH; c++) begin
       logic [16:0] units, head_cost, data_cost;  // units = ceil(bytes / U_c)
       units     = (17'(bytes[c*16 +: 16]) + 17'(ch_unit(c)) - 17'd1) / 17'(ch_unit(c));
       head_cost = (MULTI_CREDIT == 0 || ch_split(c)) ? 17'd1 : ((units == '0) ? 17'd1 : units);
       data_cost = ch_split(c) ? units : 17'd0;
-      rest_flits[c] = ch_split(c) ? units : head_cost - 17'd1;
+      rest_flits[c*17 +: 17] = ch_split(c) ? units : head_cost - 17'd1;
       for (int p = 0; p < NPOOL; p++)
-        need[c][p] = ((lane_pool(ch_lane(c)) == p) ? head_cost : 17'd0) +
+        need[(c*NPOOL + p)*17 +: 17] = ((lane_pool(ch_lane(c)) == p) ? head_cost : 17'd0) +
                      ((lane_pool(ch_rest_lane(c)) == p) ? data_cost : 17'd0);
     end
   end
@@ -340,7 +345,7 @@ module credit_link #(
     for (int c = 0; c < NCH; c++) begin
       enough[c] = 1'b1;
       for (int p = 0; p < NPOOL; p++)
-        if ({1'b0, credits[p]} < need[c][p]) enough[c] = 1'b0;
+        if ({1'b0, credits[p*16 +: 16]} < need[(c*NPOOL + p)*17 +: 17]) enough[c] = 1'b0;
     end
   end
 
@@ -348,7 +353,9 @@ module credit_link #(
   // edge when it says do_send.
   localparam bit COUNTER_DECIDES = (NCH == 1) && !CH_SPLIT[0];
   localparam int TAKE_BITS = (MULTI_CREDIT == 1) ? 17 : 1;
-  logic [NPOOL-1:0][16:0] want;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [NPOOL*17-1:0] want;             // its low bit alone with one-credit flits
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [NPOOL-1:0]       do_send;
 
   // The round-robin arbiter: the first eligible channel after last_grant (channel 0 first after a
@@ -361,7 +368,7 @@ module credit_link #(
     chosen = '0;
     if (!in_packet) begin
       for (int i = 1; i <= NCH; i++) begin
-        c = int'(last_grant) + i;
+        c = 32'(last_grant) + i;
         if (c >= NCH) c = c - NCH;
         if (chosen == '0 && have[c] && (COUNTER_DECIDES || enough[c])) chosen[c] = 1'b1;
       end
@@ -369,7 +376,7 @@ module credit_link #(
   end
 
   // The chosen channel's packet, as the sender takes it at the edge.
-  logic [NPOOL-1:0][16:0] cost;          // credits the chosen packet takes
+  logic [NPOOL*17-1:0] cost;          // credits the chosen packet takes
   logic [16:0]            chosen_rest_flits;
   logic [7:0]             chosen_lane, chosen_rest_lane;
   logic [W-1:0]           chosen_tag;
@@ -383,8 +390,8 @@ module credit_link #(
     chosen_channel    = last_grant;
     for (int c = 0; c < NCH; c++) begin
       if (chosen[c]) begin
-        cost              = need[c];
-        chosen_rest_flits = rest_flits[c];
+        cost              = need[c*NPOOL*17 +: NPOOL*17];
+        chosen_rest_flits = rest_flits[c*17 +: 17];
         chosen_lane       = 8'(ch_lane(c));
         chosen_rest_lane  = 8'(ch_rest_lane(c));
         chosen_tag        = tag[c*W +: W];
@@ -407,11 +414,11 @@ module credit_link #(
   assign grant = granted ? chosen : '0;
 
   // The charge at the edge; of it, the credits reserved for the flits not sent yet.
-  logic [NPOOL-1:0][16:0] taken, reserve;
+  logic [NPOOL*17-1:0] taken, reserve;
   always_comb begin
     for (int p = 0; p < NPOOL; p++) begin
-      taken[p]   = granted ? cost[p] : '0;
-      reserve[p] = taken[p] - ((granted && lane_pool(int'(chosen_lane)) == p) ? 17'd1 : 17'd0);
+      taken[p*17 +: 17]   = granted ? cost[p*17 +: 17] : '0;
+      reserve[p*17 +: 17] = taken[p*17 +: 17] - ((granted && lane_pool(32'(chosen_lane)) == p) ? 17'd1 : 17'd0);
     end
   end
 
@@ -437,7 +444,7 @@ module credit_link #(
       next_payload <= in_packet ? next_payload + W'(1) : chosen_tag + W'(1);
       last_grant   <= granted ? chosen_channel : last_grant;
       for (int p = 0; p < NPOOL; p++)
-        reserved[p] <= 16'(17'(reserved[p]) + reserve[p] - 17'(continuing[p]));
+        reserved[p*16 +: 16] <= 16'(17'(reserved[p*16 +: 16]) + reserve[p*17 +: 17] - 17'(continuing[p]));
     end
   end
 
@@ -445,19 +452,35 @@ module credit_link #(
     localparam int BP = pool_b(p);
     localparam int CWP = $clog2(BP + 1);
     localparam int TWP = (TAKE_BITS == 1) ? 1 : CWP;
-    logic [CWP-1:0] count;
+    logic [CWP-1:0] count, arriving;
     logic           can;
-    credit_counter #(.MAXC(BP), .RETURN_WIDTH(CWP), .TAKE_WIDTH(TWP)) u_counter (
-      .clk,
-      .rst_n         (rst_tx_n),
-      .credit_return (CWP'(credits_arriving[p])),
-      .want_send     (TWP'(want[p])),
-      .init_credits  (CWP'(BP)),
-      .can_send      (can),
-      .do_send       (do_send[p]),
-      .credits       (count)
-    );
-    assign credits[p]  = 16'(count);
+    assign arriving = CWP'(credits_arriving[p*16 +: 16]);   // the credits coming home this cycle
+    // One credit at a time (MULTI_CREDIT = 0) instantiates the counter with the seeds' interface,
+    // a one-bit want_send and no TAKE_WIDTH, so a counter of your own with that interface plugs in.
+    if (TWP == 1) begin : g_one
+      credit_counter #(.MAXC(BP), .RETURN_WIDTH(CWP)) u_counter (
+        .clk,
+        .rst_n         (rst_tx_n),
+        .credit_return (arriving),
+        .want_send     (want[p*17]),
+        .init_credits  (CWP'(BP)),
+        .can_send      (can),
+        .do_send       (do_send[p]),
+        .credits       (count)
+      );
+    end else begin : g_many
+      credit_counter #(.MAXC(BP), .RETURN_WIDTH(CWP), .TAKE_WIDTH(TWP)) u_counter (
+        .clk,
+        .rst_n         (rst_tx_n),
+        .credit_return (arriving),
+        .want_send     (TWP'(want[p*17 +: 17])),
+        .init_credits  (CWP'(BP)),
+        .can_send      (can),
+        .do_send       (do_send[p]),
+        .credits       (count)
+      );
+    end
+    assign credits[p*16 +: 16]  = 16'(count);
     assign can_send[p] = can;
   end
 
@@ -478,14 +501,14 @@ module credit_link #(
     for (int i = 0; i < L; i++) begin
       logic [NPOOL-1:0] stage_pool;
       stage_pool = fwd_stages[i*FW + FW - 1] ? pool_of_lane(fwd_stages[i*FW + W +: 8]) : '0;
-      for (int p = 0; p < NPOOL; p++) fwd_flits[p] = fwd_flits[p] + 16'(stage_pool[p]);
+      for (int p = 0; p < NPOOL; p++) fwd_flits[p*16 +: 16] = fwd_flits[p*16 +: 16] + 16'(stage_pool[p]);
     end
   end
 
   // ---- link.rx: a lane per rx_buffer, B_p slots, drained by its channel's consumer; its slot
   // freed FREE_DELAY cycles after the pop.
   logic [NLANE-1:0] freed_lane;
-  logic [NLANE-1:0][15:0] freeing_lane;
+  logic [NLANE*16-1:0] freeing_lane;
   for (genvar l = 0; l < NLANE; l++) begin : g_lane
     localparam int LANE_B = pool_b(lane_pool(l));
     logic [$clog2(LANE_B + 1)-1:0] lane_occupancy;
@@ -500,7 +523,7 @@ module credit_link #(
       .occupancy (lane_occupancy),
       .overflow  (overflow[l])
     );
-    assign occupancy[l] = 16'(lane_occupancy);
+    assign occupancy[l*16 +: 16] = 16'(lane_occupancy);
     if (FREE_DELAY > 0) begin : g_late_free
       logic [FREE_DELAY-1:0] freeing_stages;
       pipeline #(.STAGES(FREE_DELAY), .WIDTH(1)) u_free_delay (
@@ -511,27 +534,27 @@ module credit_link #(
         .stages (freeing_stages)
       );
       always_comb begin
-        freeing_lane[l] = '0;
-        for (int i = 0; i < FREE_DELAY; i++) freeing_lane[l] = freeing_lane[l] + 16'(freeing_stages[i]);
+        freeing_lane[l*16 +: 16] = '0;
+        for (int i = 0; i < FREE_DELAY; i++) freeing_lane[l*16 +: 16] = freeing_lane[l*16 +: 16] + 16'(freeing_stages[i]);
       end
     end else begin : g_prompt_free
       assign freed_lane[l]   = pop[l];
-      assign freeing_lane[l] = '0;
+      assign freeing_lane[l*16 +: 16] = '0;
     end
   end
 
   // Per pool: the slots freed this cycle, the slots still freeing, the flits its lanes hold.
-  logic [NPOOL-1:0][15:0] freed, held_in_lanes;
+  logic [NPOOL*16-1:0] freed, held_in_lanes;
   always_comb begin
     for (int p = 0; p < NPOOL; p++) begin
-      freed[p]         = '0;
-      slots_freeing[p] = '0;
-      held_in_lanes[p] = '0;
+      freed[p*16 +: 16]         = '0;
+      slots_freeing[p*16 +: 16] = '0;
+      held_in_lanes[p*16 +: 16] = '0;
       for (int l = 0; l < NLANE; l++) begin
         if (lane_pool(l) == p) begin
-          freed[p]         = freed[p] + 16'(freed_lane[l]);
-          slots_freeing[p] = slots_freeing[p] + freeing_lane[l];
-          held_in_lanes[p] = held_in_lanes[p] + occupancy[l];
+          freed[p*16 +: 16]         = freed[p*16 +: 16] + 16'(freed_lane[l]);
+          slots_freeing[p*16 +: 16] = slots_freeing[p*16 +: 16] + freeing_lane[l*16 +: 16];
+          held_in_lanes[p*16 +: 16] = held_in_lanes[p*16 +: 16] + occupancy[l*16 +: 16];
         end
       end
     end
@@ -545,9 +568,9 @@ module credit_link #(
   logic [NPOOL-1:0]       owes;       // read by the shared path's turn only
   /* verilator lint_on UNUSEDSIGNAL */
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [NPOOL-1:0][15:0] released;   // read by the covers
+  logic [NPOOL*16-1:0] released;   // read by the covers
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [NPOOL-1:0][NWMAX-1:0] update_total;
+  logic [NPOOL*NWMAX-1:0] update_total;
 
   for (genvar p = 0; p < NPOOL; p++) begin : g_return
     localparam int BP = pool_b(p);
@@ -559,23 +582,36 @@ module credit_link #(
       .clk,
       .rst_n     (rst_rx_n),
       .busy      (return_busy[(SHARED_RET == 1) ? 0 : p]),
-      .held      (CWP'(held_in_lanes[p] + slots_freeing[p] + pending_returns[p] + return_waiting[p])),
+      .held      (CWP'(held_in_lanes[p*16 +: 16] + slots_freeing[p*16 +: 16] + pending_returns[p*16 +: 16] + return_waiting[p*16 +: 16])),
       .pending   (pending_p),
-      .joining   (CWP'(freed[p])),
+      .joining   (CWP'(freed[p*16 +: 16])),
       .released  (released_p),
       .flush_in  (flush[p]),
       .flush_out (policy_flush[p])
     );
-    credit_return #(.B(BP), .K(pool_k(p)), .FREED_WIDTH(CWP)) u_return (
-      .clk,
-      .rst_n    (rst_rx_n),
-      .freed    (CWP'(freed[p])),
-      .flush    (policy_flush[p]),
-      .returned (released_p),
-      .pending  (pending_p)
-    );
-    assign pending_returns[p] = 16'(pending_p);
-    assign released[p]        = 16'(released_p);
+    // A pool of one lane frees at most one slot a cycle: credit_return with the seeds' interface
+    // (a one-bit freed, no FREED_WIDTH), so a return block of your own plugs in.
+    if (lanes_in_pool(p) == 1) begin : g_one
+      credit_return #(.B(BP), .K(pool_k(p))) u_return (
+        .clk,
+        .rst_n    (rst_rx_n),
+        .freed    (freed[p*16]),
+        .flush    (policy_flush[p]),
+        .returned (released_p),
+        .pending  (pending_p)
+      );
+    end else begin : g_many
+      credit_return #(.B(BP), .K(pool_k(p)), .FREED_WIDTH(CWP)) u_return (
+        .clk,
+        .rst_n    (rst_rx_n),
+        .freed    (CWP'(freed[p*16 +: 16])),
+        .flush    (policy_flush[p]),
+        .returned (released_p),
+        .pending  (pending_p)
+      );
+    end
+    assign pending_returns[p*16 +: 16] = 16'(pending_p);
+    assign released[p*16 +: 16]        = 16'(released_p);
 
     if (RECOVERY == 1) begin : g_update
       logic [NWP-1:0] total_p, released_total_p, sent_total_p;
@@ -594,9 +630,9 @@ module credit_link #(
         .sent_total     (sent_total_p)
       );
       assign owes[p]           = wanted_p;
-      assign update_total[p]   = NWMAX'(total_p);
-      assign released_total[p] = 16'(released_total_p);
-      assign sent_total[p]     = 16'(sent_total_p);
+      assign update_total[p*NWMAX +: NWMAX]   = NWMAX'(total_p);
+      assign released_total[p*16 +: 16] = 16'(released_total_p);
+      assign sent_total[p*16 +: 16]     = 16'(sent_total_p);
     end else begin : g_count
       return_port #(.B(BP)) u_port (
         .clk,
@@ -608,12 +644,12 @@ module credit_link #(
       );
       assign owes[p]           = waiting_p != '0 || released_p != '0;
       assign return_message[p] = sent_p != '0;
-      assign update_total[p]   = '0;
-      assign released_total[p] = '0;
-      assign sent_total[p]     = '0;
+      assign update_total[p*NWMAX +: NWMAX]   = '0;
+      assign released_total[p*16 +: 16] = '0;
+      assign sent_total[p*16 +: 16]     = '0;
     end
-    assign credits_returned[p] = 16'(sent_p);
-    assign return_waiting[p]   = 16'(waiting_p);
+    assign credits_returned[p*16 +: 16] = 16'(sent_p);
+    assign return_waiting[p*16 +: 16]   = 16'(waiting_p);
   end
 
   if (SHARED_RET == 1) begin : g_shared_turn
@@ -628,7 +664,7 @@ module credit_link #(
       served = last_return;
       if (!return_busy[0]) begin
         for (int i = 1; i <= NPOOL; i++) begin
-          p = int'(last_return) + i;
+          p = 32'(last_return) + i;
           if (p >= NPOOL) p = p - NPOOL;
           if (picked == '0 && owes[p]) begin
             picked[p] = 1'b1;
@@ -651,9 +687,9 @@ module credit_link #(
   localparam int VW = (RECOVERY == 1) ? NWMAX : 16;
   localparam int MW = 1 + 4 + VW;
   logic [NPOOL-1:0]         arriving_valid;
-  logic [NPOOL-1:0][VW-1:0] arriving_value;
+  logic [NPOOL*VW-1:0] arriving_value;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [NRET-1:0][RET_STAGES*MW-1:0] ret_stages;   // the probe counts the credits in flight from them
+  logic [NRET*RET_STAGES*MW-1:0] ret_stages;   // the probe counts the credits in flight from them
   /* verilator lint_on UNUSEDSIGNAL */
   for (genvar r = 0; r < NRET; r++) begin : g_path
     logic [MW-1:0] message, arriving;
@@ -661,7 +697,7 @@ module credit_link #(
       message = '0;
       for (int p = 0; p < NPOOL; p++) begin
         if ((SHARED_RET == 1 || p == r) && return_message[p])
-          message = {1'b1, 4'(p), (RECOVERY == 1) ? VW'(update_total[p]) : VW'(credits_returned[p])};
+          message = {1'b1, 4'(p), (RECOVERY == 1) ? VW'(update_total[p*NWMAX +: NWMAX]) : VW'(credits_returned[p*16 +: 16])};
       end
     end
     pipeline #(.STAGES(RET_STAGES), .WIDTH(MW)) u_ret (
@@ -669,12 +705,12 @@ module credit_link #(
       .rst_n  (rst_rx_n),
       .in     (message),
       .out    (arriving),
-      .stages (ret_stages[r])
+      .stages (ret_stages[r*(RET_STAGES*MW) +: (RET_STAGES*MW)])
     );
     for (genvar p = 0; p < NPOOL; p++) begin : g_arrival
       if (SHARED_RET == 1 || p == r) begin : g_mine
         assign arriving_valid[p] = arriving[MW-1] && arriving[VW +: 4] == 4'(p);
-        assign arriving_value[p] = arriving[VW-1:0];
+        assign arriving_value[p*VW +: VW] = arriving[VW-1:0];
       end
     end
   end
@@ -682,18 +718,18 @@ module credit_link #(
   // Credits on the way back per pool: counts in the stages, or the totals sent and not accepted.
   always_comb begin
     for (int p = 0; p < NPOOL; p++) begin
-      return_flight[p] = '0;
+      return_flight[p*16 +: 16] = '0;
       if (RECOVERY == 1) begin
         // At most B_p credits can be on their way: R ahead of CS (a corrupted update accepted)
         // counts as none, so the extra credits show as made, by exactly their number.
         logic [15:0] flight;
-        flight = 16'((sent_total[p] - accepted_total[p]) & ((17'd1 << pool_total_bits(p)) - 17'd1));
-        return_flight[p] = (int'(flight) > pool_b(p)) ? '0 : flight;
+        flight = 16'((sent_total[p*16 +: 16] - accepted_total[p*16 +: 16]) & ((17'd1 << pool_total_bits(p)) - 17'd1));
+        return_flight[p*16 +: 16] = (32'(flight) > pool_b(p)) ? '0 : flight;
       end else begin
         for (int r = 0; r < NRET; r++)
           for (int i = 0; i < RET_STAGES; i++)
-            if (ret_stages[r][i*MW + MW - 1] && ret_stages[r][i*MW + VW +: 4] == 4'(p))
-              return_flight[p] = return_flight[p] + 16'(ret_stages[r][i*MW +: VW]);
+            if (ret_stages[r*(RET_STAGES*MW) + i*MW + MW - 1] && ret_stages[r*(RET_STAGES*MW) + i*MW + VW +: 4] == 4'(p))
+              return_flight[p*16 +: 16] = return_flight[p*16 +: 16] + 16'(ret_stages[r*(RET_STAGES*MW) + i*MW +: VW]);
       end
     end
   end
@@ -708,30 +744,30 @@ module credit_link #(
       logic [NWP-1:0] value, accepted;
       logic [CWP-1:0] handed;
       logic           refused;
-      assign value = NWP'(arriving_value[p]) + (fault_corrupt[p] ? NWP'(fault_add) : '0);
+      assign value = NWP'(arriving_value[p*VW +: VW]) + (fault_corrupt[p] ? NWP'(fault_add) : '0);
       assign fault_added[p] = arriving_valid[p] && !fault_drop[p] && fault_corrupt[p] && NWP'(fault_add) != '0;
       update_rx #(.B(BP), .TOTAL_BITS(NWP)) u_update_rx (
         .clk,
         .rst_n            (rst_tx_n),
         .update_valid     (arriving_valid[p] && !fault_drop[p]),
         .update_total     (value),
-        .credits          (CWP'(credits[p])),
+        .credits          (CWP'(credits[p*16 +: 16])),
         .credits_arriving (handed),
         .refused,
         .accepted_total   (accepted)
       );
-      assign credits_arriving[p] = 16'(handed);
+      assign credits_arriving[p*16 +: 16] = 16'(handed);
       assign update_refused[p]   = refused;
-      assign accepted_total[p]   = 16'(accepted);
+      assign accepted_total[p*16 +: 16]   = 16'(accepted);
     end else begin : g_count
       // Without recovery a count of 0 is no message and is left alone; a corrupted count is
       // truncated to the count's width.
       logic [CWP-1:0] count;
-      assign count = CWP'(arriving_value[p]) + (fault_corrupt[p] ? CWP'(fault_add) : '0);
+      assign count = CWP'(arriving_value[p*VW +: VW]) + (fault_corrupt[p] ? CWP'(fault_add) : '0);
       assign fault_added[p] = arriving_valid[p] && !fault_drop[p] && fault_corrupt[p] && CWP'(fault_add) != '0;
-      assign credits_arriving[p] = (!arriving_valid[p] || fault_drop[p]) ? '0 : 16'(count);
+      assign credits_arriving[p*16 +: 16] = (!arriving_valid[p] || fault_drop[p]) ? '0 : 16'(count);
       assign update_refused[p]   = 1'b0;
-      assign accepted_total[p]   = '0;
+      assign accepted_total[p*16 +: 16]   = '0;
     end
   end
 
@@ -745,30 +781,30 @@ module credit_link #(
   assign send_pool = send ? pool_of_lane(send_lane) : '0;
   for (genvar p = 0; p < NPOOL; p++) begin : g_pool_covers
     logic [17:0] next_credits;   // the pool's count after this cycle's edge
-    assign next_credits = 18'(credits[p]) - 18'(taken[p]) + 18'(credits_arriving[p]);
+    assign next_credits = 18'(credits[p*16 +: 16]) - 18'(taken[p*17 +: 17]) + 18'(credits_arriving[p*16 +: 16]);
     cover_pool_zero: cover property (@(posedge clk) disable iff (!rst_tx_n)
-        credits[p] == '0);
+        credits[p*16 +: 16] == '0);
     cover_pool_zero_to_one: cover property (@(posedge clk) disable iff (!rst_tx_n)
-        credits[p] == '0 && next_credits == 18'd1);
+        credits[p*16 +: 16] == '0 && next_credits == 18'd1);
     cover_pool_one_to_zero: cover property (@(posedge clk) disable iff (!rst_tx_n)
-        credits[p] == 16'd1 && next_credits == '0);
+        credits[p*16 +: 16] == 16'd1 && next_credits == '0);
     if (NPOOL > 1) begin : g_others
       cover_pool_exhausted_other_sends: cover property (@(posedge clk) disable iff (!rst_tx_n)
-          credits[p] == '0 && send && !send_pool[p]);
+          credits[p*16 +: 16] == '0 && send && !send_pool[p]);
     end
     if (pool_k(p) > 1) begin : g_batch
       cover_pool_batch_returned: cover property (@(posedge clk) disable iff (!rst_rx_n)
-          int'(released[p]) == pool_k(p));
+          32'(released[p*16 +: 16]) == pool_k(p));
     end
     if (RECOVERY == 1) begin : g_recovery
       cover_pool_update_refused: cover property (@(posedge clk) disable iff (!rst_tx_n)
           update_refused[p]);
       cover_pool_resend: cover property (@(posedge clk) disable iff (!rst_rx_n)
-          return_message[p] && credits_returned[p] == '0);
+          return_message[p] && credits_returned[p*16 +: 16] == '0);
     end
     if (SHARED_RET == 1) begin : g_shared
       cover_pool_waits_for_return: cover property (@(posedge clk) disable iff (!rst_rx_n)
-          return_waiting[p] != '0);
+          return_waiting[p*16 +: 16] != '0);
     end
   end
   if (NCH > 1 || MULTI_CREDIT == 1) begin : g_packet_covers
@@ -780,10 +816,10 @@ module credit_link #(
       cover_channel_waits_for_packet: cover property (@(posedge clk) disable iff (!rst_tx_n)
           eligible[c] && in_packet);
       cover_channel_multi_flit: cover property (@(posedge clk) disable iff (!rst_tx_n)
-          grant[c] && rest_flits[c] != '0);
+          grant[c] && rest_flits[c*17 +: 17] != '0);
       if (ch_split(c)) begin : g_split
         cover_channel_header_only: cover property (@(posedge clk) disable iff (!rst_tx_n)
-            grant[c] && rest_flits[c] == '0);
+            grant[c] && rest_flits[c*17 +: 17] == '0);
       end
     end
   end

@@ -41,11 +41,12 @@ CTRL_BITS = 16
 # that changes none of them cannot be caught by any check, whatever the stimulus. (The probe also
 # reads fault_dropped and fault_added, the fault hooks that tell its own assertions when to stand
 # aside after an injected fault; they reach no observation, so they are not compared.)
-OBSERVED = ["can_send", "send", "send_payload", "pop", "pop_payload", "credits", "credits_arriving",
-            "fwd_stages", "arrive", "occupancy", "overflow", "slots_freeing", "pending_returns",
-            "policy_flush", "return_waiting", "credits_returned", "return_message", "update_refused",
+OBSERVED = ["grant", "eligible", "can_send", "send", "send_lane", "send_payload", "pop", "pop_payload",
+            "credits", "reserved", "credits_arriving", "in_packet", "flits_left", "fwd_stages", "fwd_flits",
+            "arrive", "occupancy", "overflow", "slots_freeing", "pending_returns", "policy_flush",
+            "return_waiting", "credits_returned", "return_message", "update_refused", "return_flight",
             "released_total", "sent_total", "accepted_total", "ret_stages"]
-FAULT_HOOKS = ["fault_dropped", "fault_added"]
+FAULT_HOOKS = ["fault_dropped", "fault_added", "owes"]
 BOUND = 16   # cycles after reset searched for a difference when no proof is found
 
 
@@ -112,6 +113,10 @@ def write_netlist(case, workdir, mutations, outdir):
     ports = [p.strip() for p in header.group(1).split(",") if p.strip() != "mutsel"]
     params = case["parameters"]
     param_text = ",\n  ".join("parameter int %s = %d" % (k, v) for k, v in params.items())
+    # The link's shape, which the probe's bind reads: one channel, one lane, one pool of B credits.
+    param_text += (",\n  parameter int NCH = 1,\n  parameter int NLANE = 1,\n  parameter int NPOOL = 1,\n"
+                   "  parameter int SHARED_RET = 0,\n  parameter logic [16*8-1:0] LANE_POOL = '0,\n"
+                   "  parameter logic [16*16-1:0] POOL_B = {16{16'(%d)}}" % params["B"])
     checks = "\n".join("  if (%s != %d) $error(\"credit_link: this netlist was elaborated with %s = %d (scripts/mutation.py)\");"
                        % (k, v, k, v) for k, v in params.items())
     select = ("  reg [%d:0] mutsel;\n"

@@ -1,4 +1,4 @@
-// Your own counter as it comes (issue 13): two counters written the way open-source credit
+// Your own counter as it comes: two counters written the way open-source credit
 // libraries publish them (an include of a register-macro header, _i/_o names, take/give/init, a
 // valid/ready counter with several credits a cycle and a synchronous active-high reset, and a
 // WIDTH warning each), plugged in through a JSON port map with no adapter; their mutants are

@@ -1,4 +1,4 @@
-// The tool under faults and at scale (issue 15): the same command and seed give the same bytes,
+// The tool under faults and at scale: the same command and seed give the same bytes,
 // a regression killed half way leaves a valid JUnit file and reruns what did not pass, two
 // regressions at once share the cache of verilated configurations, a full disk or an unwritable
 // waves folder stops with one line and loses nothing, shards merge back into the unsharded run,

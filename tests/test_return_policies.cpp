@@ -1,4 +1,4 @@
-// The return path shared with reverse traffic, and the return policies (issue 4, seed 000): hand-
+// The return path shared with reverse traffic, and the return policies (seed 000): hand-
 // worked cycle traces on the model and the RTL, the closed form of the wait for a free return
 // slot, seed 000's opening story recovered by the hybrid, and the policy table in docs/sizing-and-policies.md.
 #include <catch2/catch.hpp>

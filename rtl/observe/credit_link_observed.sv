@@ -71,19 +71,19 @@ module credit_link_observed #(
 
   assign can_send_n       = dut.can_send;
   assign can_send         = can_send_n[0];
-  assign credits          = CW'(dut.credits[0]);
-  assign credits_arriving = CW'(dut.credits_arriving[0]);
-  assign fwd_flits        = $clog2(L + 1)'(dut.fwd_flits[0]);
+  assign credits          = CW'(dut.credits[15:0]);
+  assign credits_arriving = CW'(dut.credits_arriving[15:0]);
+  assign fwd_flits        = $clog2(L + 1)'(dut.fwd_flits[15:0]);
   assign arrive           = dut.arrive;
-  assign occupancy        = CW'(dut.occupancy[0]);
+  assign occupancy        = CW'(dut.occupancy[15:0]);
   assign overflow         = dut.overflow[0];
-  assign slots_freeing    = CW'(dut.slots_freeing[0]);
-  assign pending_returns  = CW'(dut.pending_returns[0]);
+  assign slots_freeing    = CW'(dut.slots_freeing[15:0]);
+  assign pending_returns  = CW'(dut.pending_returns[15:0]);
   assign policy_flush     = dut.policy_flush[0];
-  assign return_waiting   = CW'(dut.return_waiting[0]);
-  assign credits_returned = CW'(dut.credits_returned[0]);
+  assign return_waiting   = CW'(dut.return_waiting[15:0]);
+  assign credits_returned = CW'(dut.credits_returned[15:0]);
   assign return_message   = dut.return_message[0];
   assign update_refused   = dut.update_refused[0];
-  assign return_flight    = CW'(dut.return_flight[0]);
-  assign credit_total     = TW'(dut.u_probe.credit_total[0]);
+  assign return_flight    = CW'(dut.return_flight[15:0]);
+  assign credit_total     = TW'(dut.u_probe.credit_total[17:0]);
 endmodule

@@ -65,9 +65,9 @@ module credit_link_probe #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [NRET-1:0]        return_busy,     // read with a shared return path only
   /* verilator lint_on UNUSEDSIGNAL */
-  input  logic [NPOOL-1:0][15:0] credits, reserved, fwd_flits, slots_freeing, pending_returns, return_waiting,
+  input  logic [NPOOL*16-1:0] credits, reserved, fwd_flits, slots_freeing, pending_returns, return_waiting,
                                  return_flight,
-  input  logic [NLANE-1:0][15:0] occupancy,
+  input  logic [NLANE*16-1:0] occupancy,
   input  logic [NLANE-1:0]       overflow,
   input  logic                   arrive,
   input  logic [7:0]             arrive_lane,
@@ -75,24 +75,24 @@ module credit_link_probe #(
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [NPOOL-1:0]       return_message, owes,   // read with a shared return path only
   /* verilator lint_on UNUSEDSIGNAL */
-  output logic [NPOOL-1:0][17:0] credit_total
+  output logic [NPOOL*18-1:0] credit_total
 );
   function automatic int lane_pool(int l);
-    return (l >= 0 && l < 16) ? int'(LANE_POOL[l*8 +: 8]) : 0;
+    lane_pool = (l >= 0 && l < 16) ? 32'(LANE_POOL[l*8 +: 8]) : 0;
   endfunction
   function automatic int pool_b(int p);
-    return (p >= 0 && p < 16) ? int'(POOL_B[p*16 +: 16]) : 1;
+    pool_b = (p >= 0 && p < 16) ? 32'(POOL_B[p*16 +: 16]) : 1;
   endfunction
 
-  logic [NPOOL-1:0][17:0] lanes_total;
+  logic [NPOOL*18-1:0] lanes_total;
   always_comb begin
     for (int p = 0; p < NPOOL; p++) begin
-      lanes_total[p] = '0;
+      lanes_total[p*18 +: 18] = '0;
       for (int l = 0; l < NLANE; l++)
-        if (lane_pool(l) == p) lanes_total[p] = lanes_total[p] + 18'(occupancy[l]);
-      credit_total[p] = 18'(credits[p]) + 18'(reserved[p]) + 18'(fwd_flits[p]) + lanes_total[p] +
-                        18'(slots_freeing[p]) + 18'(pending_returns[p]) + 18'(return_waiting[p]) +
-                        18'(return_flight[p]);
+        if (lane_pool(l) == p) lanes_total[p*18 +: 18] = lanes_total[p*18 +: 18] + 18'(occupancy[l*16 +: 16]);
+      credit_total[p*18 +: 18] = 18'(credits[p*16 +: 16]) + 18'(reserved[p*16 +: 16]) + 18'(fwd_flits[p*16 +: 16]) + lanes_total[p*18 +: 18] +
+                        18'(slots_freeing[p*16 +: 16]) + 18'(pending_returns[p*16 +: 16]) + 18'(return_waiting[p*16 +: 16]) +
+                        18'(return_flight[p*16 +: 16]);
     end
   end
 
@@ -125,7 +125,7 @@ module credit_link_probe #(
   always_comb begin
     credits_away = 1'b0;
     for (int p = 0; p < NPOOL; p++)
-      credits_away = credits_away || int'(credits[p]) != pool_b(p);
+      credits_away = credits_away || int'(credits[p*16 +: 16]) != pool_b(p);
   end
   always_ff @(posedge clk) credits_away_q <= credits_away;
   always_ff @(posedge clk or negedge rst_rx_n) begin
@@ -138,12 +138,12 @@ module credit_link_probe #(
   always_comb begin
     head_at_zero = 1'b0;
     for (int l = 0; l < NLANE; l++)
-      if (send && !in_packet && send_lane == 8'(l) && credits[lane_pool(l)] == '0) head_at_zero = 1'b1;
+      if (send && !in_packet && send_lane == 8'(l) && credits[(lane_pool(l))*16 +: 16] == '0) head_at_zero = 1'b1;
   end
   int reserved_total;
   always_comb begin
     reserved_total = 0;
-    for (int p = 0; p < NPOOL; p++) reserved_total = reserved_total + int'(reserved[p]);
+    for (int p = 0; p < NPOOL; p++) reserved_total = reserved_total + int'(reserved[p*16 +: 16]);
   end
 
   // The checker samples the resets on the clock; the lint note about mixing that with the
@@ -151,26 +151,26 @@ module credit_link_probe #(
   /* verilator lint_off SYNCASYNCNET */
   for (genvar p = 0; p < NPOOL; p++) begin : g_pool_checks
     a_conservation: assert property (@(posedge clk)
-        !checked[p] || int'(credit_total[p]) == pool_b(p))
+        !checked[p] || int'(credit_total[p*18 +: 18]) == pool_b(p))
       else $error("credit_link: conservation of pool %0d: credits %0d + reserved %0d + fwd %0d + lanes %0d + freeing %0d + pending %0d + waiting %0d + returning %0d = %0d != B %0d",
-                  p, credits[p], reserved[p], fwd_flits[p], lanes_total[p], slots_freeing[p], pending_returns[p],
-                  return_waiting[p], return_flight[p], credit_total[p], pool_b(p));
+                  p, credits[p*16 +: 16], reserved[p*16 +: 16], fwd_flits[p*16 +: 16], lanes_total[p*18 +: 18], slots_freeing[p*16 +: 16], pending_returns[p*16 +: 16],
+                  return_waiting[p*16 +: 16], return_flight[p*16 +: 16], credit_total[p*18 +: 18], pool_b(p));
     a_credits_within_b: assert property (@(posedge clk)
-        !(checked[p] || (RECOVERY == 1 && tx_live_q && rx_live_q && whole_q[p])) || int'(credits[p]) <= pool_b(p))
+        !(checked[p] || (RECOVERY == 1 && tx_live_q && rx_live_q && whole_q[p])) || int'(credits[p*16 +: 16]) <= pool_b(p))
       else $error("credit_link: the sender never holds more than B credits: pool %0d credits %0d > B %0d",
-                  p, credits[p], pool_b(p));
+                  p, credits[p*16 +: 16], pool_b(p));
     a_return_waiting_within_b: assert property (@(posedge clk)
-        !checked[p] || int'(return_waiting[p]) <= pool_b(p))
+        !checked[p] || int'(return_waiting[p*16 +: 16]) <= pool_b(p))
       else $error("credit_link: the credits waiting to be returned bounded by B: pool %0d waiting %0d > B %0d",
-                  p, return_waiting[p], pool_b(p));
+                  p, return_waiting[p*16 +: 16], pool_b(p));
     a_flush_reaches_return: assert property (@(posedge clk)
         !rst_rx_n || !flush[p] || policy_flush[p])
       else $error("credit_link: flush returns every pending credit: pool %0d flush %0d but policy_flush %0d",
                   p, flush[p], policy_flush[p]);
     a_flush_empties_batch: assert property (@(posedge clk)
-        !rst_rx_n || !flushed_q[p] || pending_returns[p] == '0)
+        !rst_rx_n || !flushed_q[p] || pending_returns[p*16 +: 16] == '0)
       else $error("credit_link: a flush leaves no credit pending: pool %0d pending_returns %0d the cycle after policy_flush",
-                  p, pending_returns[p]);
+                  p, pending_returns[p*16 +: 16]);
     if (RECOVERY == 1) begin : g_recovery
       a_refused_only_if_corrupted: assert property (@(posedge clk)
           !(tx_live_q && rx_live_q) || !update_refused[p] || fault_added[p] || !whole_q[p])
@@ -189,11 +189,11 @@ module credit_link_probe #(
   a_no_send_at_zero: assert property (@(posedge clk)
       !rst_tx_n || !head_at_zero)
     else $error("credit_link: no send at zero credits: send %0d on lane %0d with credits %0d", send, send_lane,
-                credits[lane_pool(int'(send_lane))]);
+                credits[(lane_pool(int'(send_lane)))*16 +: 16]);
   for (genvar l = 0; l < NLANE; l++) begin : g_lane_checks
     a_no_pop_when_empty: assert property (@(posedge clk)
-        !rst_rx_n || !(pop[l] && occupancy[l] == '0))
-      else $error("credit_link: no pop from an empty buffer: lane %0d pop with occupancy %0d", l, occupancy[l]);
+        !rst_rx_n || !(pop[l] && occupancy[l*16 +: 16] == '0))
+      else $error("credit_link: no pop from an empty buffer: lane %0d pop with occupancy %0d", l, occupancy[l*16 +: 16]);
   end
   a_one_grant: assert property (@(posedge clk)
       !rst_tx_n || $onehot0(grant))

@@ -347,6 +347,7 @@ std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root) 
         m.name = entry.path().stem().string();
         m.file = entry.path().string();
         auto tags = mutant_tags(m.file);
+        m.replaces = tags["replaces"].empty() ? "credit_link.sv" : tags["replaces"];
         m.mutant_class = tags["class"];
         m.expect = tags["expect"];
         out.push_back(m);
@@ -359,7 +360,7 @@ std::vector<std::string> channel_mutant_rtl(const DutSources& sources, const Cha
     const std::string built =
         build_mutant(m.file, (fs::path(sources.source_root) / "rtl").string(), mutant_build_dir(sources.build_root), error);
     if (built.empty()) return {};
-    return channel_rtl_files(sources, built);
+    return channel_rtl_files(sources, built, m.replaces);
 }
 
 int run_channel_command(const ChannelRunCommand& cmd) {
@@ -565,6 +566,64 @@ std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint6
     c.traffic = {1, 1, 0.9, 0.9};
     tight.channels = {a, b, c};
     cases.push_back({"channels/tight", {tight, 4000, seed}});
+
+    // The corners: eight channels contending (a round-robin pointer must hold 0..7), ten pools on
+    // one shared return path (a pool id must hold 0..9), and packets up to the largest a link
+    // takes (65535 bytes) with large units, so credit arithmetic near the top of its range runs.
+    ChannelLinkConfig wide;
+    wide.preset = "wide";
+    wide.stages = 2;
+    wide.shared_return = true;
+    for (int i = 0; i < 8; ++i) {
+        ChannelSpec ch;
+        ch.name = "W" + std::to_string(i);
+        ch.credits = 4 + i;
+        ch.traffic = {1, 1, 0.5, 0.8};
+        wide.channels.push_back(ch);
+    }
+    wide.channels[2].unit = 1024;                    // plain, up to 64 credits a packet
+    wide.channels[2].credits = 64;
+    wide.channels[2].traffic = {60000, 65535, 0.3, 1.0};
+    wide.channels[6].split = true;                   // header/data: pools 6 and 7
+    wide.channels[6].data_credits = 6;
+    wide.channels[6].unit = 16;
+    wide.channels[6].traffic = {0, 80, 0.5, 0.9};
+    wide.channels[7].split = true;                   // header/data: pools 8 and 9
+    wide.channels[7].data_credits = 17;             // a packet's 16 plus a batch's K - 1
+    wide.channels[7].data_batch = 2;
+    wide.channels[7].unit = 4096;
+    wide.channels[7].traffic = {50000, 65535, 0.6, 1.0};
+    cases.push_back({"channels/wide", {wide, 4000, seed}});
+
+    // One pool shared by four lanes whose consumers stall half the time: flits pile up in the
+    // lanes, and lanes of one pool pop together, so its freed slots must be added, not OR-ed.
+    ChannelLinkConfig shared;
+    shared.preset = "shared";
+    shared.stages = 3;
+    shared.shared_pool = true;
+    for (int i = 0; i < 4; ++i) {
+        ChannelSpec ch;
+        ch.name = "S" + std::to_string(i);
+        ch.credits = 12;
+        ch.traffic = {1, 1, 0.9, 0.5};
+        shared.channels.push_back(ch);
+    }
+    cases.push_back({"channels/shared", {shared, 4000, seed}});
+
+    // Recovery under faults with stalled consumers: updates dropped, and updates made larger by
+    // 6, one more than the largest pool's B. A correct sender refuses every enlarged update (so
+    // the run passes); a limit of B + 1 accepts one that arrives while the pool's credits are all
+    // away, so the limit is tested at exactly B + 1.
+    ChannelLinkConfig recovery = tight;
+    recovery.preset = "recovery";
+    recovery.recovery = true;
+    recovery.total_bits = 5;
+    recovery.resend_period = 8;
+    ChannelRunSpec faults{recovery, 6000, seed};
+    faults.faults.drop_probability = 0.03;
+    faults.faults.corrupt_probability = 0.03;
+    faults.faults.corrupt_add = 6;
+    cases.push_back({"channels/recovery", faults});
     return cases;
 }
 

@@ -68,7 +68,8 @@ struct HolRow {
 // The mutants of the multi-channel link: rtl/mutants/channels/*.mutant, with their expected check.
 struct ChannelMutant {
     std::string name;       // "channel_shared_count"
-    std::string file;
+    std::string file;       // rtl/mutants/channels/<name>.mutant
+    std::string replaces;   // the block it patches ("credit_link.sv")
     std::string mutant_class;
     std::string expect;     // the check that should fire first ("conservation", "data", ...)
 };

@@ -1,4 +1,4 @@
-// Your own credit counter as it comes (issue 13): its files, include paths, defines and file
+// Your own credit counter as it comes: its files, include paths, defines and file
 // lists as Verilator takes them, and a map file that says which of its ports plays which role
 // of the counter's contract, instead of an adapter module.
 //
@@ -44,7 +44,7 @@ namespace creditloop {
 std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
                                 SwappedBlock& swapped);
 
-// A whole link of your own (issue 13): a sender and a receiver with only their functional ports
+// A whole link of your own: a sender and a receiver with only their functional ports
 // (docs/own-rtl.md), closed into a loop by creditloop's pipelines in a generated testbench top
 // that keeps every observed count from the interfaces' events. The map (JSON) names each side's
 // module, parameters (B, W, L or numbers) and the ports of its roles:

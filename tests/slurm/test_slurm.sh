@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sharded regression through a real Slurm equals the unsharded one (issue 15, docs/slurm.md).
+# The sharded regression through a real Slurm equals the unsharded one (docs/slurm.md).
 # Starts a single-node Slurm on 127.0.0.1 in a temporary directory
 # (scripts/slurm/local-cluster.sh), then for two cases runs the same filter and seed twice:
 # unsharded with build/creditloop regress, and in 3 shards through scripts/slurm/regress.sh (a
