@@ -201,6 +201,7 @@ module credit_link_checker #(
       exact[p]     = 32'(total) == pool_b(p);
       in_order[p]  = 1'b1;
       floor_total  = '0;
+      carried      = '0;
       if (RECOVERY == 1)
         for (int r = 0; r < NRET; r++)
           for (int i = RET_STAGES - 1; i >= 0; i--)

@@ -232,11 +232,6 @@ module credit_link #(
         if (lane == 8'(l) && lane_pool(l) == p) mask[p] = 1'b1;
     pool_of_lane = mask;
   endfunction
-  // The lanes a pool's slots are in (the most its lanes can free in one cycle).
-  function automatic int lanes_in_pool(int p);
-    lanes_in_pool = 0;
-    for (int l = 0; l < NLANE; l++) if (lane_pool(l) == p) lanes_in_pool = lanes_in_pool + 1;
-  endfunction
   // The widest running total (the shared return path carries any pool's).
   function automatic int widest_total();
     int n;
@@ -297,9 +292,12 @@ module credit_link #(
     // back (plus SYNC), a cycle in the counter, plus a late free, plus up to K - 1 cycles waiting
     // for its batch (seed 000). A shared return path adds waiting behind other pools' messages,
     // which no B covers for certain; the declaration is about the loop as built.
-    if (POOL_FULL_RATE[p] && pool_b(p) < ROUND_TRIP + pool_k(p) - 1)
-      $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + SYNC + FREE_DELAY + K - 1 = %0d cycles with L = %0d, SYNC = %0d, FREE_DELAY = %0d, K = %0d): need B >= %0d (pool %0d)",
-             pool_b(p), ROUND_TRIP + pool_k(p) - 1, L, SYNC, FREE_DELAY, pool_k(p), ROUND_TRIP + pool_k(p) - 1, p);
+    if (POOL_FULL_RATE[p] && pool_b(p) < ROUND_TRIP + pool_k(p) - 1 && NPOOL == 1)
+      $error("credit_link: FULL_RATE is declared but B = %0d does not cover the round trip (2L + 2 + SYNC + FREE_DELAY + K - 1 = %0d cycles with L = %0d, SYNC = %0d, FREE_DELAY = %0d, K = %0d): need B >= %0d",
+             pool_b(p), ROUND_TRIP + pool_k(p) - 1, L, SYNC, FREE_DELAY, pool_k(p), ROUND_TRIP + pool_k(p) - 1);
+    else if (POOL_FULL_RATE[p] && pool_b(p) < ROUND_TRIP + pool_k(p) - 1)
+      $error("credit_link: POOL_FULL_RATE is declared for pool %0d but B = %0d does not cover the round trip (2L + 2 + SYNC + FREE_DELAY + K - 1 = %0d cycles with L = %0d, SYNC = %0d, FREE_DELAY = %0d, K = %0d): need B >= %0d",
+             p, pool_b(p), ROUND_TRIP + pool_k(p) - 1, L, SYNC, FREE_DELAY, pool_k(p), ROUND_TRIP + pool_k(p) - 1);
   end
 
   // ---- The observed state and events (the probe and the testbench top read these by name).
@@ -353,9 +351,7 @@ module credit_link #(
   // edge when it says do_send.
   localparam bit COUNTER_DECIDES = (NCH == 1) && !CH_SPLIT[0];
   localparam int TAKE_BITS = (MULTI_CREDIT == 1) ? 17 : 1;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [NPOOL*17-1:0] want;             // its low bit alone with one-credit flits
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NPOOL*17-1:0] want;
   logic [NPOOL-1:0]       do_send;
 
   // The round-robin arbiter: the first eligible channel after last_grant (channel 0 first after a
@@ -455,31 +451,16 @@ module credit_link #(
     logic [CWP-1:0] count, arriving;
     logic           can;
     assign arriving = CWP'(credits_arriving[p*16 +: 16]);   // the credits coming home this cycle
-    // One credit at a time (MULTI_CREDIT = 0) instantiates the counter with the seeds' interface,
-    // a one-bit want_send and no TAKE_WIDTH, so a counter of your own with that interface plugs in.
-    if (TWP == 1) begin : g_one
-      credit_counter #(.MAXC(BP), .RETURN_WIDTH(CWP)) u_counter (
-        .clk,
-        .rst_n         (rst_tx_n),
-        .credit_return (arriving),
-        .want_send     (want[p*17]),
-        .init_credits  (CWP'(BP)),
-        .can_send      (can),
-        .do_send       (do_send[p]),
-        .credits       (count)
-      );
-    end else begin : g_many
-      credit_counter #(.MAXC(BP), .RETURN_WIDTH(CWP), .TAKE_WIDTH(TWP)) u_counter (
-        .clk,
-        .rst_n         (rst_tx_n),
-        .credit_return (arriving),
-        .want_send     (TWP'(want[p*17 +: 17])),
-        .init_credits  (CWP'(BP)),
-        .can_send      (can),
-        .do_send       (do_send[p]),
-        .credits       (count)
-      );
-    end
+    credit_counter #(.MAXC(BP), .RETURN_WIDTH(CWP), .TAKE_WIDTH(TWP)) u_counter (
+      .clk,
+      .rst_n         (rst_tx_n),
+      .credit_return (arriving),
+      .want_send     (TWP'(want[p*17 +: 17])),
+      .init_credits  (CWP'(BP)),
+      .can_send      (can),
+      .do_send       (do_send[p]),
+      .credits       (count)
+    );
     assign credits[p*16 +: 16]  = 16'(count);
     assign can_send[p] = can;
   end
@@ -589,27 +570,14 @@ module credit_link #(
       .flush_in  (flush[p]),
       .flush_out (policy_flush[p])
     );
-    // A pool of one lane frees at most one slot a cycle: credit_return with the seeds' interface
-    // (a one-bit freed, no FREED_WIDTH), so a return block of your own plugs in.
-    if (lanes_in_pool(p) == 1) begin : g_one
-      credit_return #(.B(BP), .K(pool_k(p))) u_return (
-        .clk,
-        .rst_n    (rst_rx_n),
-        .freed    (freed[p*16]),
-        .flush    (policy_flush[p]),
-        .returned (released_p),
-        .pending  (pending_p)
-      );
-    end else begin : g_many
-      credit_return #(.B(BP), .K(pool_k(p)), .FREED_WIDTH(CWP)) u_return (
-        .clk,
-        .rst_n    (rst_rx_n),
-        .freed    (CWP'(freed[p*16 +: 16])),
-        .flush    (policy_flush[p]),
-        .returned (released_p),
-        .pending  (pending_p)
-      );
-    end
+    credit_return #(.B(BP), .K(pool_k(p)), .FREED_WIDTH(CWP)) u_return (
+      .clk,
+      .rst_n    (rst_rx_n),
+      .freed    (CWP'(freed[p*16 +: 16])),
+      .flush    (policy_flush[p]),
+      .returned (released_p),
+      .pending  (pending_p)
+    );
     assign pending_returns[p*16 +: 16] = 16'(pending_p);
     assign released[p*16 +: 16]        = 16'(released_p);
 

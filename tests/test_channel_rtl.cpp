@@ -175,11 +175,15 @@ TEST_CASE("channel waves: reproducible bit for bit, grouped by channel", "[rtl][
 }
 
 TEST_CASE("a pool declared full rate with B below RTT + K - 1 is refused by the RTL, named", "[rtl][channels][sizing]") {
-    // L = 2: RTT = 6, so B = 4 with K = 1 is short and B = 6 is enough.
-    const Outcome short_pool = cli("run --L 2 --channel name=A,credits=4,full_rate=1 --cycles 400");
+    // L = 2: RTT = 6, so B = 4 with K = 1 is short and B = 6 is enough. With one pool the
+    // message is the single link's; with more it names the pool.
+    const Outcome short_pool = cli("run --L 2 --channel name=A,credits=6 --channel name=B,credits=4,full_rate=1 --cycles 400");
     CHECK(short_pool.exit_code == 3);
-    CHECK(short_pool.err.find("POOL_FULL_RATE is declared for pool 0 but B = 4") != std::string::npos);
+    CHECK(short_pool.err.find("POOL_FULL_RATE is declared for pool 1 but B = 4") != std::string::npos);
     CHECK(short_pool.err.find("need B >= 6") != std::string::npos);
+    const Outcome one_pool = cli("run --L 2 --channel name=A,credits=4,full_rate=1 --cycles 400");
+    CHECK(one_pool.exit_code == 3);
+    CHECK(one_pool.err.find("FULL_RATE is declared but B = 4") != std::string::npos);
     const Outcome enough = cli("run --L 2 --channel name=A,credits=6,full_rate=1 --cycles 400");
     CHECK(enough.exit_code == 0);
 }

@@ -57,7 +57,9 @@ module credit_link_observed #(
 );
   localparam int CW = $clog2(B + 1);
   localparam int TW = ((CW > $clog2(L + 1)) ? CW : $clog2(L + 1)) + 3;
-  logic [0:0] can_send_n;
+  // The one-pool link's masks are one bit; a netlist written by yosys (scripts/mutation.py)
+  // declares a one-bit wire without a range, so each is read whole into a [0:0] first.
+  logic [0:0] can_send_n, overflow_n, policy_flush_n, return_message_n, update_refused_n;
   /* verilator lint_off PINCONNECTEMPTY */
   credit_link #(.L(L), .B(B), .K(K), .W(W), .SYNC(SYNC), .FREE_DELAY(FREE_DELAY), .FULL_RATE(FULL_RATE),
                 .POLICY(POLICY), .LOW(LOW), .IDLE(IDLE), .TIMEOUT(TIMEOUT), .RECOVERY(RECOVERY),
@@ -76,14 +78,18 @@ module credit_link_observed #(
   assign fwd_flits        = $clog2(L + 1)'(dut.fwd_flits[15:0]);
   assign arrive           = dut.arrive;
   assign occupancy        = CW'(dut.occupancy[15:0]);
-  assign overflow         = dut.overflow[0];
+  assign overflow_n       = dut.overflow;
+  assign overflow         = overflow_n[0];
   assign slots_freeing    = CW'(dut.slots_freeing[15:0]);
   assign pending_returns  = CW'(dut.pending_returns[15:0]);
-  assign policy_flush     = dut.policy_flush[0];
+  assign policy_flush_n   = dut.policy_flush;
+  assign policy_flush     = policy_flush_n[0];
   assign return_waiting   = CW'(dut.return_waiting[15:0]);
   assign credits_returned = CW'(dut.credits_returned[15:0]);
-  assign return_message   = dut.return_message[0];
-  assign update_refused   = dut.update_refused[0];
+  assign return_message_n = dut.return_message;
+  assign return_message   = return_message_n[0];
+  assign update_refused_n = dut.update_refused;
+  assign update_refused   = update_refused_n[0];
   assign return_flight    = CW'(dut.return_flight[15:0]);
   assign credit_total     = TW'(dut.u_probe.credit_total[17:0]);
 endmodule
