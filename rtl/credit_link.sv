@@ -661,11 +661,16 @@ module credit_link #(
   /* verilator lint_on UNUSEDSIGNAL */
   for (genvar r = 0; r < NRET; r++) begin : g_path
     logic [MW-1:0] message, arriving;
+    // The value is sized in a variable of its own before the concatenation: yosys 0.23 sizes a
+    // conditional of two casts inside a concatenation by its widest operand, which would push
+    // the valid bit and the pool off the top of the message.
     always_comb begin
+      logic [VW-1:0] value;
       message = '0;
       for (int p = 0; p < NPOOL; p++) begin
-        if ((SHARED_RET == 1 || p == r) && return_message[p])
-          message = {1'b1, 4'(p), (RECOVERY == 1) ? VW'(update_total[p*NWMAX +: NWMAX]) : VW'(credits_returned[p*16 +: 16])};
+        if (RECOVERY == 1) value = VW'(update_total[p*NWMAX +: NWMAX]);
+        else               value = VW'(credits_returned[p*16 +: 16]);
+        if ((SHARED_RET == 1 || p == r) && return_message[p]) message = {1'b1, 4'(p), value};
       end
     end
     pipeline #(.STAGES(RET_STAGES), .WIDTH(MW)) u_ret (
