@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "dut_library.h"
@@ -70,11 +71,11 @@ TEST_CASE("an RTL top without a port the harness needs is refused with one line 
     const fs::path dir = rtl_copy("missing_port");
     std::string top = slurp((dir / "credit_link.sv").string());
     // pop_payload stops being a port and becomes an internal signal: legal RTL, wrong contract.
-    const std::string port = "  output logic                    pop,\n  output logic [W-1:0]            pop_payload\n";
+    const std::string port = "  output logic [NLANE-1:0]     pop,\n  output logic [NLANE*W-1:0]   pop_payload\n";
     const auto at = top.find(port);
     REQUIRE(at != std::string::npos);
-    top.replace(at, port.size(), "  output logic                    pop\n");
-    top.insert(top.find("  // ---- link.sender"), "  logic [W-1:0] pop_payload;\n");
+    top.replace(at, port.size(), "  output logic [NLANE-1:0]     pop\n");
+    top.insert(top.find("  // ---- link.sender"), "  logic [NLANE*W-1:0] pop_payload;\n");
     std::ofstream(dir / "credit_link.sv") << top;
     DutSources sources = DutSources::from_environment();
     REQUIRE(use_rtl_directory(sources, dir.string()).empty());
@@ -92,15 +93,14 @@ TEST_CASE("a link without a signal the observation probe binds to is refused wit
     // design whose buffer count is called something else cannot be observed, and says so.
     const fs::path dir = rtl_copy("missing_signal");
     std::string top = slurp((dir / "credit_link.sv").string());
-    std::size_t renamed = 0;
-    for (auto at = top.find("occupancy"); at != std::string::npos; at = top.find("occupancy", at + 1)) {
-        top.replace(at, 9, "rx_count_");
-        ++renamed;
-    }
+    // The signal (a whole word; the lane's own lane_occupancy keeps its name) is renamed.
+    const std::regex word("\\boccupancy\\b");
+    const auto renamed = std::distance(std::sregex_iterator(top.begin(), top.end(), word), std::sregex_iterator());
     REQUIRE(renamed >= 3);
+    top = std::regex_replace(top, word, "rx_count_");
     const auto pin = top.find(".rx_count_");   // the buffer's own port keeps its name
     REQUIRE(pin != std::string::npos);
-    top.replace(pin, 10, ".occupancy (rx_count_)");
+    top.replace(pin, 10, ".occupancy");
     std::ofstream(dir / "credit_link.sv") << top;
     DutSources sources = DutSources::from_environment();
     REQUIRE(use_rtl_directory(sources, dir.string()).empty());
