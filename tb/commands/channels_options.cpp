@@ -1,0 +1,292 @@
+// The multi-channel link's options (channels_command.h): `creditloop run --preset/--channel/--channels`
+// parsed with CLI11, the JSON description of a link (--channels FILE), the arguments that rerun a
+// channel run exactly, and `creditloop hol`'s options.
+#include "channels_command.h"
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_parse.h"
+
+namespace creditloop {
+
+bool is_channel_run(const std::vector<std::string>& args) {
+    for (const auto& a : args)
+        for (const char* option : {"--preset", "--channel", "--channels"})
+            if (a == option || a.rfind(std::string(option) + "=", 0) == 0) return true;
+    return false;
+}
+
+namespace {
+
+constexpr long long kMaxCycles = 100000000000LL;
+constexpr long long kMaxSeed = 0x7FFFFFFFFFFFFFFFLL;
+
+std::string fmt_number(double v) {
+    std::string s = fmt::format("{}", v);
+    return s;
+}
+
+// A JSON number that is a whole number an int holds, or nothing. nlohmann's get<int>() would
+// convert a float with a plain cast, undefined behaviour out of int's range (fuzz_channel_file
+// found {"L": 11111111111111111122222222}), and wrap a large integer to a small one.
+std::optional<int> whole_int(const nlohmann::json& value) {
+    if (!value.is_number_integer()) return std::nullopt;
+    if (value.is_number_unsigned())
+        return value.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int>::max())
+                   ? std::optional<int>(static_cast<int>(value.get<uint64_t>()))
+                   : std::nullopt;
+    const int64_t v = value.get<int64_t>();
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) return std::nullopt;
+    return static_cast<int>(v);
+}
+
+std::string channel_text(const ChannelSpec& c) {
+    std::string out = "name=" + c.name + ",credits=" + std::to_string(c.credits) + ",batch=" + std::to_string(c.batch);
+    if (c.split) out += ",data=" + std::to_string(c.data_credits) + ",data_batch=" + std::to_string(c.data_batch);
+    if (c.full_rate) out += ",full_rate=1";
+    out += ",unit=" + std::to_string(c.unit) + ",bytes=" + std::to_string(c.traffic.min_bytes) + "-" +
+           std::to_string(c.traffic.max_bytes) + ",load=" + fmt_number(c.traffic.load);
+    out += c.traffic.drain_every > 0 ? ",drain_every=" + std::to_string(c.traffic.drain_every)
+                                     : ",drain=" + fmt_number(c.traffic.drain);
+    return out;
+}
+
+}  // namespace
+
+std::string read_channel_description(const std::string& path, ChannelLinkConfig& config) {
+    std::ifstream in(path);
+    if (!in) return "--channels " + path + ": cannot read it (does it exist?)";
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_channel_description(text.str(), path, config);
+}
+
+std::string parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(json_text);
+    } catch (const nlohmann::json::exception& e) {
+        return "--channels " + path + " is not JSON (" + e.what() + ")";
+    }
+    const std::string where = "--channels " + path + ": ";
+    try {
+        if (!j.is_object()) return where + "the top level must be an object with a \"channels\" list";
+        for (const auto& [key, value] : j.items()) {
+            if (key == "protocol") {
+                const std::string p = value.get<std::string>();
+                if (p != "generic" && p != "chi" && p != "pcie" && p != "ib")
+                    return where + "protocol '" + p + "': generic, chi, pcie or ib";
+                config.protocol = p == "chi" ? ChannelProtocol::chi : p == "pcie" ? ChannelProtocol::pcie
+                                  : p == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
+            } else if (key == "L") {
+                const auto stages = whole_int(value);
+                if (!stages) return where + "L = " + value.dump() + ": a whole number of stages (1..1024)";
+                config.stages = *stages;
+            } else if (key == "shared_pool") {
+                config.shared_pool = value.get<bool>();
+            } else if (key == "shared_return") {
+                config.shared_return = value.get<bool>();
+            } else if (key == "channels") {
+                if (!value.is_array()) return where + "\"channels\" must be a list of objects";
+                config.channels.clear();
+                for (const auto& ch : value) {
+                    ChannelSpec spec;
+                    spec.name = "C" + std::to_string(config.channels.size());
+                    // The same keys as --channel, as JSON values: {"name": "REQ", "credits": 15, "bytes": [1, 64]}.
+                    std::string text;
+                    for (const auto& [k, v] : ch.items()) {
+                        std::string item;
+                        if (k == "bytes" && v.is_array() && v.size() == 2) {
+                            const auto low = whole_int(v[0]), high = whole_int(v[1]);
+                            if (!low || !high) return where + "bytes = " + v.dump() + ": [MIN, MAX] in whole bytes";
+                            item = std::to_string(*low) + "-" + std::to_string(*high);
+                        }
+                        else if (v.is_string()) item = v.get<std::string>();
+                        else if (v.is_boolean()) item = v.get<bool>() ? "1" : "0";
+                        else item = v.dump();
+                        text += (text.empty() ? "" : ",") + k + "=" + item;
+                    }
+                    const std::string problem = apply_channel_text(spec, text);
+                    if (!problem.empty()) return where + problem;
+                    config.channels.push_back(spec);
+                }
+            } else {
+                return where + "unknown key '" + key + "' (known: protocol, L, shared_pool, shared_return, channels)";
+            }
+        }
+    } catch (const nlohmann::json::exception& e) {
+        return where + "a value has the wrong type (" + e.what() + ")";
+    }
+    if (!j.contains("channels")) return where + "no \"channels\" list: describe at least one channel";
+    return "";
+}
+
+std::string channel_run_arguments(const ChannelRunSpec& spec) {
+    const ChannelLinkConfig& c = spec.config;
+    std::string out = std::string("--protocol ") + protocol_name(c.protocol) + " --L " + std::to_string(c.stages);
+    if (c.shared_pool) out += " --shared-pool";
+    if (c.shared_return) out += " --shared-return";
+    if (c.recovery)
+        out += " --recovery --total-bits " + std::to_string(c.total_bits) + " --resend " + std::to_string(c.resend_period);
+    for (const auto& ch : c.channels) out += " --channel " + channel_text(ch);
+    out += " --cycles " + std::to_string(spec.cycles) + " --seed " + std::to_string(spec.seed);
+    const FaultSpec& f = spec.faults;
+    if (f.drop_probability > 0.0) out += " --drop " + exact_number(f.drop_probability);
+    if (f.drop_at) out += " --drop-at " + std::to_string(*f.drop_at);
+    if (f.drop_every) out += " --drop-every " + std::to_string(f.drop_every);
+    if (f.corrupt_probability > 0.0) out += " --corrupt " + exact_number(f.corrupt_probability);
+    if (f.corrupt_at) out += " --corrupt-at " + std::to_string(*f.corrupt_at);
+    if ((f.corrupt_probability > 0.0 || f.corrupt_at) && f.corrupt_add != 1) out += " --corrupt-add " + std::to_string(f.corrupt_add);
+    return out;
+}
+
+std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string>& args, ParseError& error) {
+    ChannelRunCommand cmd;
+    std::string preset, protocol;
+    std::vector<std::string> channels;
+    std::vector<std::string> stalled;
+    std::string description;
+    int stages = 0;
+    bool shared_pool = false, shared_return = false;
+    CLI::App app{"Check the multi-channel link (docs/channels.md), the RTL in lockstep with the golden model.",
+                 "creditloop run --preset NAME"};
+    app.add_option("--preset", preset, "start from a seed's system: chi, pcie or ib")
+        ->check(one_of(channel_presets(), "a channel preset"));
+    app.add_option("--channel", channels,
+                   "a channel, key=value,...: name, credits, data (header/data channel), batch, data_batch, unit "
+                   "(bytes per credit), bytes (N or MIN-MAX), load, drain, drain_every, full_rate; a preset's channel of the same "
+                   "name is changed, else one is added")
+        ->take_all();
+    app.add_option("--channels", description,
+                   "the link described in a JSON file: {\"L\": 4, \"shared_return\": true, \"channels\": [{\"name\": "
+                   "\"REQ\", \"credits\": 15, \"bytes\": [1, 64]}, ...]} (the --channel keys)");
+    app.add_option("--protocol", protocol, "the rules the description must keep: generic, chi (at most 15 credits a channel)")
+        ->check(one_of({"generic", "chi", "pcie", "ib"}, "a protocol"));
+    app.add_option("--L", stages, "stages on the forward link and every return path")->check(whole_number(1, 1024));
+    add_flag(app, "--shared-pool", shared_pool, "every lane draws from one pool (the head-of-line case)");
+    add_flag(app, "--shared-return", shared_return, "one (pool, count) credit message per cycle on one return path");
+    app.add_option("--stall", stalled, "stall this channel's consumer (drain 0)")->take_all();
+    bool recovery = false;
+    int total_bits = 0, resend = 0;
+    add_flag(app, "--recovery", recovery, "cumulative credit updates per pool, resent every --resend cycles (docs/recovery.md)");
+    app.add_option("--total-bits", total_bits, "recovery: width n of the running totals (2^n > 2B for every pool)")
+        ->check(whole_number(1, 16));
+    app.add_option("--resend", resend, "recovery: cycles between a pool's updates when it has nothing new")
+        ->check(whole_number(1, 4096));
+    FaultSpec& faults = cmd.spec.faults;
+    uint64_t drop_at = 0, corrupt_at = 0;
+    app.add_option("--drop", faults.drop_probability, "drop each credit message with probability P")->check(probability("P", true));
+    auto* drop_at_option = app.add_option("--drop-at", drop_at, "drop the first credit message arriving at or after cycle C");
+    app.add_option("--drop-every", faults.drop_every, "drop every Nth credit message")->check(whole_number(0, kMaxCycles));
+    app.add_option("--corrupt", faults.corrupt_probability, "make each credit message larger with probability P")
+        ->check(probability("P", true));
+    auto* corrupt_at_option = app.add_option("--corrupt-at", corrupt_at, "make the first credit message arriving at or after cycle C larger");
+    app.add_option("--corrupt-add", faults.corrupt_add, "by this much (default 1)")->check(whole_number(1, 65535));
+    app.add_option("--cycles", cmd.spec.cycles, "cycles to run")->check(whole_number(20, kMaxCycles))->capture_default_str();
+    app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
+    add_flag(app, "--model", cmd.model_only, "check the golden model alone (no RTL)");
+    add_flag(app, "--json", cmd.json, "print the result as one JSON object");
+    app.add_option("--waves", cmd.waves, "write the run's waves (VCD, or FST with --fst) here");
+    add_flag(app, "--fst", cmd.fst, "FST waves instead of VCD");
+    add_flag(app, "--force", cmd.force, "overwrite an existing waves file");
+    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ (by name), applied to its block");
+    app.add_option("--log-level", cmd.log_level, "spdlog level")->check(log_level())->capture_default_str();
+    if (!parse_command(app, args, error)) return std::nullopt;
+
+    ChannelLinkConfig& config = cmd.spec.config;
+    if (!preset.empty()) config = *channel_preset(preset);
+    if (!description.empty()) {
+        const std::string problem = read_channel_description(description, config);
+        if (!problem.empty()) {
+            error.message = problem;
+            return std::nullopt;
+        }
+    }
+    if (!protocol.empty())
+        config.protocol = protocol == "chi" ? ChannelProtocol::chi : protocol == "pcie" ? ChannelProtocol::pcie
+                          : protocol == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
+    if (stages) config.stages = stages;
+    config.shared_pool = config.shared_pool || shared_pool;
+    if (drop_at_option->count()) faults.drop_at = drop_at;
+    if (corrupt_at_option->count()) faults.corrupt_at = corrupt_at;
+    if (!recovery && (total_bits || resend)) {
+        error.message = "--total-bits and --resend tune the recovery protocol: add --recovery";
+        return std::nullopt;
+    }
+    config.recovery = config.recovery || recovery;
+    if (resend) config.resend_period = resend;
+    config.shared_return = config.shared_return || shared_return;
+    for (const auto& text : channels) {
+        // The name picks the channel to change; a new name adds one.
+        std::string name;
+        std::istringstream items(text);
+        for (std::string item; std::getline(items, item, ',');)
+            if (item.rfind("name=", 0) == 0) name = item.substr(5);
+        auto it = std::find_if(config.channels.begin(), config.channels.end(),
+                               [&](const ChannelSpec& c) { return !name.empty() && c.name == name; });
+        ChannelSpec added;
+        ChannelSpec& target = it != config.channels.end() ? *it : added;
+        const std::string problem = apply_channel_text(target, text);
+        if (!problem.empty()) {
+            error.message = problem;
+            return std::nullopt;
+        }
+        if (&target == &added) {
+            if (added.name.empty()) added.name = "C" + std::to_string(config.channels.size());
+            config.channels.push_back(added);
+        }
+    }
+    for (const auto& name : stalled) {
+        auto it = std::find_if(config.channels.begin(), config.channels.end(), [&](const ChannelSpec& c) { return c.name == name; });
+        if (it == config.channels.end()) {
+            error.message = "--stall " + name + ": no channel of that name";
+            return std::nullopt;
+        }
+        it->traffic.drain = 0.0;
+        it->traffic.drain_every = 0;
+    }
+    if (config.recovery) {
+        // The narrowest totals that keep a stale total from looking new in every pool: they wrap soonest.
+        const ChannelLayout l = layout(config);
+        config.total_bits = 1;
+        for (int p = 0; p < l.pools; ++p)
+            while ((1LL << config.total_bits) <= 2LL * l.pool_credits[p] && config.total_bits < 16) ++config.total_bits;
+        if (total_bits) config.total_bits = total_bits;
+    }
+    if (auto problem = validate(config)) {
+        error.message = *problem;
+        return std::nullopt;
+    }
+    return cmd;
+}
+
+// ---- the head-of-line table's options
+
+std::optional<HolCommand> parse_hol(const std::vector<std::string>& args, ParseError& error) {
+    HolCommand cmd;
+    CLI::App app{"The head-of-line table (seed 003): the same traffic with channel 0's consumer stalled, once with "
+                 "a pool per channel and once with one shared pool, against the closed forms.",
+                 "creditloop hol"};
+    app.add_option("--channels", cmd.channel_counts, "channels of each setup")->check(whole_number(2, kMaxChannels))->take_all();
+    app.add_option("--credits", cmd.credit_counts, "credits per channel of each setup")->check(whole_number(1, 15))->take_all();
+    app.add_option("--L", cmd.stage_counts, "stages of each setup")->check(whole_number(1, 64))->take_all();
+    app.add_option("--cycles", cmd.cycles, "cycles per run (throughput over the second half)")
+        ->check(whole_number(200, kMaxCycles))->capture_default_str();
+    app.add_option("--seed", cmd.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
+    add_flag(app, "--model", cmd.model_only, "the golden model alone (no RTL)");
+    if (!parse_command(app, args, error)) return std::nullopt;
+    if (cmd.channel_counts.size() != cmd.credit_counts.size() || cmd.channel_counts.size() != cmd.stage_counts.size()) {
+        error.message = "--channels, --credits and --L need one value per setup (got " + std::to_string(cmd.channel_counts.size()) +
+                        ", " + std::to_string(cmd.credit_counts.size()) + " and " + std::to_string(cmd.stage_counts.size()) + ")";
+        return std::nullopt;
+    }
+    return cmd;
+}
+
+}  // namespace creditloop

@@ -1,0 +1,108 @@
+// Inside the port maps of your own RTL (port_map.h): what their files share.
+//   port_map_read.cpp   a map's JSON read and checked before any RTL is (and check_map_text)
+//   port_map_rtl.cpp    your RTL read with Verilator: preprocessed once, its top's ports and parameters
+//   port_map.cpp        the three kinds of map applied: the wrapper or testbench top generated, the RTL set changed
+// Not for use outside those files.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dut_library.h"
+
+namespace creditloop::port_map_detail {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct UserPort {
+    std::string direction;
+    int width = 1;
+};
+
+struct UserModule {
+    std::string name;
+    std::set<std::string> parameters;
+    std::map<std::string, UserPort> ports;
+};
+
+// One role of the contract as the map gives it: a port name, or an object with "port" and more.
+struct Role {
+    std::string port;
+    std::string valid;          // send / credit_return: the valid that goes with a count
+    std::string active = "low"; // reset
+    std::string kind = "async"; // reset
+    std::optional<long> tie;    // init / withhold: held at this value
+    std::string value;          // init: the value given at reset ("B" or a number)
+};
+
+// The RTL a map names, as Verilator takes it: files, include directories, defines, file lists.
+struct UserSources {
+    std::vector<std::string> files;
+    std::vector<std::string> args;   // -Wno-fatal, +incdir+, +define+, -f
+    std::string top;
+};
+
+// A counter's map as read from its JSON, before any RTL is: its sources, parameters, roles and ties.
+struct CounterMap {
+    UserSources sources;
+    std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression
+    std::map<std::string, Role> roles;
+    std::map<std::string, long> ties;
+};
+
+// One side of a mapped link: its module, parameters (name -> expression of B, W or a number)
+// and the ports of its roles.
+struct Side {
+    std::string module;
+    std::vector<std::pair<std::string, std::string>> parameters;
+    std::map<std::string, std::string> ports;   // role -> port
+    std::map<std::string, std::string> reset;   // "active", "kind"
+    std::map<std::string, long> ties;
+    std::map<std::string, std::string> probes;   // observed term -> signal inside the module
+};
+
+// A link's map as read from its JSON, before any RTL is: its sources, both sides, the return
+// latency and what lockstep compares.
+struct LinkMap {
+    UserSources sources;
+    Side tx, rx;
+    int return_latency = 0;
+    std::optional<uint32_t> lockstep_signals;   // as MappedLink's: set only when the map says
+};
+
+// ---- port_map_read.cpp
+std::string read_text(const fs::path& path);   // a file's whole text
+// The map file parsed, or one line saying why not.
+std::string load_map(const std::string& path, const std::string& where, json& map);
+// The checks that need no RTL (keys, block, sources that exist, parameters, the roles' shape, the
+// roles every counter must map, the ties' values): "" or one error line. Nothing runs.
+std::string read_counter_map(const json& map, const fs::path& base, const std::string& where, CounterMap& out);
+// The checks that need no RTL: "" or one error line. Nothing runs.
+std::string read_link_map(const json& map, const fs::path& base, const std::string& where, LinkMap& out);
+// A whole link's map, the checks that need no RTL: "" or one error line. Nothing runs.
+std::string read_rtl_map(const json& map, const fs::path& base, const std::string& where, UserSources& user_sources);
+
+// ---- port_map_rtl.cpp
+int clog2_plus1(int value);   // the bits a count of 0..value needs
+// Preprocess the sources once (`text`: includes and defines resolved, `line directives kept so
+// messages name the user's files), then read module `top` (empty: the one module nobody
+// instantiates) with its parameters set: its ports and parameters. Verilator's warnings go to
+// `warnings`; "" or one error line.
+std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
+                        const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
+                        std::string& text, UserModule& user, std::vector<std::string>& warnings);
+// The side's module read at B = `b`, W = 32, L = 4, and its roles checked against its ports.
+std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
+                       const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
+                       std::string& text, std::vector<std::string>& warnings);
+
+}  // namespace creditloop::port_map_detail

@@ -1,0 +1,147 @@
+// Your RTL as a port map names it, read with Verilator (port_map_detail.h): preprocessed once
+// (verilator -E), its top module's ports, widths and parameters from --xml-only, Verilator's
+// warnings kept with their file and line; and a link side's roles checked against those ports.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <pugixml.hpp>
+
+#include "port_map_detail.h"
+#include "process.h"
+
+namespace creditloop::port_map_detail {
+
+int clog2_plus1(int value) {
+    int bits = 0;
+    while ((1LL << bits) < static_cast<long long>(value) + 1) ++bits;
+    return bits;
+}
+
+namespace {
+
+// Verilator's %Warning lines (the first line of each), and its first %Error line.
+void scan_log(const std::string& log, std::vector<std::string>& warnings, std::string& error) {
+    std::istringstream lines(read_text(log));
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("%Warning", 0) == 0 && line.find("Exiting due to") == std::string::npos) warnings.push_back(line);
+        if (error.empty() && line.rfind("%Error", 0) == 0) error = line;
+    }
+}
+
+}  // namespace
+
+std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
+                        const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
+                        std::string& text, UserModule& user, std::vector<std::string>& warnings) {
+    const fs::path work = fs::path(sources.build_root) / "blocks" / ("map." + std::to_string(::getpid()));
+    fs::remove_all(work);
+    fs::create_directories(work);
+    const fs::path flat = work / "user.sv";
+    std::vector<std::string> pre = {"verilator", "-E"};
+    pre.insert(pre.end(), user_sources.args.begin(), user_sources.args.end());
+    pre.insert(pre.end(), user_sources.files.begin(), user_sources.files.end());
+    text.clear();   // run_capture appends
+    if (run_capture(pre, text) != 0) {
+        // Again with its messages kept: Verilator's first error, as it says it.
+        std::vector<std::string> w;
+        std::string e;
+        const fs::path log = work / "pre.log";
+        run_to_log(pre, log.string());
+        scan_log(log.string(), w, e);
+        return "Verilator cannot read your RTL: " + (e.empty() ? std::string("see ") + log.string() : e);
+    }
+    std::ofstream(flat) << text;
+    const fs::path xml = work / "shape.xml", log = work / "shape.log";
+    std::vector<std::string> argv = {"verilator", "--xml-only", "-Wno-fatal", "--xml-output", xml.string()};
+    if (!top.empty()) argv.insert(argv.end(), {"--top-module", top});
+    for (const auto& [name, value] : parameters) argv.push_back("-G" + name + "=" + value);
+    argv.push_back(flat.string());
+    std::ofstream(log, std::ios::trunc).close();
+    const int status = run_to_log(argv, log.string());
+    std::string first_error;
+    std::vector<std::string> found;
+    scan_log(log.string(), found, first_error);
+    for (const auto& w : found)
+        if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    if (status != 0) {
+        if (first_error.find("Parameters from the command line were not found") != std::string::npos)
+            return where + ": unknown parameter: " + first_error.substr(first_error.rfind(':') + 2) +
+                   " (the module has no parameter of that name; fix \"parameters\")";
+        if (first_error.find("Multiple top level modules") != std::string::npos)
+            return where + ": your files have several top modules: name yours with \"sources\": {\"top\": \"NAME\"}";
+        return "Verilator cannot read your RTL: " + first_error;
+    }
+    if (werror && !warnings.empty()) return "your RTL has warnings and --werror is set: " + warnings.front();
+    pugi::xml_document doc;
+    if (!doc.load_file(xml.c_str())) return "Verilator wrote no readable XML for your RTL (" + xml.string() + ")";
+    std::map<std::string, int> widths;
+    for (const auto& node : doc.select_nodes("//typetable/basicdtype")) {
+        const auto dtype = node.node();
+        const auto left = dtype.attribute("left"), right = dtype.attribute("right");
+        widths[dtype.attribute("id").value()] = left ? std::abs(left.as_int() - right.as_int()) + 1 : 1;
+    }
+    // The top: the one Verilator marks, else the one module nobody instantiates.
+    pugi::xml_node top_node = doc.select_node("//netlist/module[@topModule='1']").node();
+    if (!top_node) {
+        std::set<std::string> instantiated;
+        for (const auto& i : doc.select_nodes("//instance")) instantiated.insert(i.node().attribute("defName").value());
+        std::vector<pugi::xml_node> tops;
+        for (const auto& m : doc.select_nodes("//netlist/module"))
+            if (!instantiated.count(m.node().attribute("name").value())) tops.push_back(m.node());
+        if (tops.size() != 1)
+            return where + ": your files have " + std::to_string(tops.size()) +
+                   " modules nobody instantiates: name yours with \"sources\": {\"top\": \"NAME\"}";
+        top_node = tops.front();
+    }
+    user.name = top_node.attribute("name").value();
+    for (const auto var : top_node.children("var")) {
+        const std::string name = var.attribute("name").value();
+        if (var.attribute("param").as_bool()) user.parameters.insert(name);
+        const std::string dir = var.attribute("dir").value();
+        const auto width = widths.find(var.attribute("dtype_id").value());
+        if (!dir.empty()) user.ports[name] = UserPort{dir, width != widths.end() ? width->second : 1};
+    }
+    fs::remove_all(work);
+    return "";
+}
+
+std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
+                       const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
+                       std::string& text, std::vector<std::string>& warnings) {
+    std::map<std::string, std::string> values;
+    for (const auto& [param, expr] : side.parameters)
+        values[param] = expr == "B" ? std::to_string(b) : expr == "W" ? "32" : expr == "L" ? "4" : expr;
+    UserModule user;
+    if (auto e = read_module(sources, user_sources, side.module, values, werror, where, text, user, warnings); !e.empty())
+        return e;
+    std::map<std::string, std::string> used;
+    for (const auto& [role, port] : side.ports) {
+        const auto it = user.ports.find(port);
+        if (it == user.ports.end())
+            return where + ": " + name + " role " + role + " names port '" + port + "', which module " + side.module + " does not have";
+        const bool out = std::find(outputs.begin(), outputs.end(), role) != outputs.end();
+        if (it->second.direction != (out ? "output" : "input"))
+            return where + ": " + name + " role " + role + " needs an " + (out ? "output" : "input") + ", but " + port + " is an " +
+                   it->second.direction;
+        const auto [at, fresh] = used.insert({port, role});
+        if (!fresh) return where + ": " + name + " port " + port + " is mapped to both " + at->second + " and " + role;
+    }
+    for (const auto& [role, port] : side.ports) {
+        if (role != "credit_count" && role != "credits") continue;
+        const int need = clog2_plus1(b);
+        if (user.ports[port].width < need)
+            return where + ": " + name + " port " + port + " (" + role + ") is " + std::to_string(user.ports[port].width) +
+                   " bits, too narrow for B = " + std::to_string(b) + " (needs " + std::to_string(need) + ")";
+    }
+    for (const auto& [port, p] : user.ports)
+        if (p.direction == "input" && !used.count(port) && !side.ties.count(port))
+            return where + ": " + name + " input " + port + " of " + side.module + " has no role: map it or tie it (\"ties\": {\"" +
+                   port + "\": 0})";
+    return "";
+}
+
+}  // namespace creditloop::port_map_detail
