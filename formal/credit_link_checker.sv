@@ -40,6 +40,11 @@
 //   Covers (yosys-smtbmc -c; scripts/formal.py asks for them where a check needs a symptom shown):
 //     c_credits_exhausted  the sender holds no credit (all B away).
 //     c_update_refused     with recovery: update_rx refuses an arriving update.
+//     c_pools_exhausted    every pool holds no credit in the same cycle (each pool's counter is spent).
+//     c_last_pool_returned credits of the last pool arrive at the sender (on a shared return path
+//                          the largest pool id is carried and decoded).
+//   A multi-channel grid point must reach the last two (scripts/formal.py), so its proof is not
+//   of a link whose credits never move.
 // INVARIANTS = 0 leaves the properties alone: the bounded searches for counterexamples (one-sided
 // resets, mutants) use it, so what they report is a property failing, not an invariant.
 module credit_link_checker #(
@@ -229,6 +234,8 @@ module credit_link_checker #(
       p_no_send_at_zero: assert (!head_at_zero);
       c_credits_exhausted: cover (credits == '0);
       c_update_refused: cover (link_update_refused != '0);
+      c_pools_exhausted: cover (link_can_send == '0);
+      c_last_pool_returned: cover (link_credits_arriving[(NPOOL-1)*16 +: 16] != '0);
       if (INVARIANTS != 0) begin
         i_exact_sum: assert (&exact);
         if (RECOVERY == 1) i_updates_in_order: assert (&in_order);

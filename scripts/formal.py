@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """make formal: prove, with yosys and yosys-smtbmc (z3), that credit_link keeps its credits.
 
-For every input sequence (want_send, tx_payload, drain, flush, return_busy free in every cycle),
-after a reset of both ends, k-induction proves on each grid point:
+For every input sequence (every channel's have, bytes, tag and drain, every pool's flush, every
+return path's return_busy free in every cycle), after a reset of both ends, k-induction proves
+on each grid point (one channel, lane and pool, or several at the multi-channel points), per pool:
   conservation       credits + fwd_flits + occupancy + slots_freeing + pending_returns +
                      return_waiting + return_flight == B (the probe's credit_total), every cycle
   no overflow        overflow never rises
@@ -10,7 +11,7 @@ after a reset of both ends, k-induction proves on each grid point:
 with the strengthening invariants of formal/credit_link_checker.sv proved alongside. Then it
 shows by bounded model checking (BMC) that a reset of one end alone in the middle of traffic
 breaks conservation (a counterexample is required), and puts each hand-written mutant of
-rtl/mutants/*.mutant applied to its block: either BMC finds a counterexample from reset to one of
+rtl/mutants/*.mutant and rtl/mutants/channels/*.mutant applied to its block: either BMC finds a counterexample from reset to one of
 the three properties (its VCD and GTKWave save file are written), or the mutant is in
 EXPLAINED below and the proof must pass with it, so a stale explanation fails (BMC to a bound,
 with its symptom shown reached, for the few in BOUNDED whose own state the proof cannot bound).
@@ -87,10 +88,34 @@ class Config:
     RESEND: int = 16
     RESETS: int = 0          # 0 once, 1 sender end alone, 2 receiver end alone, 3 both together
     FAULT_DROP: int = 0      # 1: fault_drop free (with recovery a lost update must cost no credit)
+    # The link's shape (credit_link's parameters; defaults: the seeds' link of one channel, lane and
+    # pool). A table is a tuple, one entry per channel, lane or pool; empty: credit_link's default.
+    NCH: int = 1
+    NLANE: int = 1
+    NPOOL: int = 1
+    MULTI_CREDIT: int = 0
+    SHARED_RET: int = 0
+    CH_LANE: tuple = ()
+    CH_SPLIT: tuple = ()
+    CH_UNIT: tuple = ()
+    LANE_CH: tuple = ()
+    LANE_POOL: tuple = ()
+    POOL_B: tuple = ()
+    POOL_K: tuple = ()
+
+    def multi(self):
+        return self.NCH > 1 or self.NLANE > 1 or self.NPOOL > 1
 
     def key(self):
         """LinkConfig::key() (cpp_models/link_config.cpp), then the environment."""
-        k = f"L{self.L}_B{self.B}_K{self.K}_W{self.W}"
+        b = "-".join(map(str, self.POOL_B)) if self.POOL_B else self.B
+        kk = "-".join(map(str, self.POOL_K)) if self.POOL_K else self.K
+        k = f"L{self.L}_B{b}_K{kk}_W{self.W}"
+        if self.multi():
+            k += f"_C{self.NCH}l{self.NLANE}p{self.NPOOL}"
+            k += "_hd" if any(self.CH_SPLIT) else ""
+            k += "_mc" if self.MULTI_CREDIT else ""
+            k += "_shared" if self.SHARED_RET else ""
         k += f"_S{self.SYNC}" if self.SYNC else ""
         k += f"_D{self.FREE_DELAY}" if self.FREE_DELAY else ""
         k += f"_H{self.LOW}i{self.IDLE}" if self.POLICY == 1 else ""
@@ -102,6 +127,14 @@ class Config:
 
     def describe(self):
         words = [f"L={self.L} B={self.B} K={self.K} W={self.W}"]
+        if self.multi():
+            b = "/".join(map(str, self.POOL_B or [self.B] * self.NPOOL))
+            kk = "/".join(map(str, self.POOL_K or [self.K] * self.NPOOL))
+            words = [f"L={self.L} W={self.W}, {self.NCH} channels, {self.NLANE} lanes, {self.NPOOL} pools "
+                     f"B={b} K={kk}"]
+            words.append("header/data" if any(self.CH_SPLIT) else "")
+            words.append("multi-credit packets" if self.MULTI_CREDIT else "one-credit flits")
+            words.append("one shared return path" if self.SHARED_RET else "a return path per pool")
         words.append(f"hybrid LOW={self.LOW} IDLE={self.IDLE}" if self.POLICY == 1 else "batch")
         if self.TIMEOUT:
             words.append(f"TIMEOUT={self.TIMEOUT}")
@@ -115,12 +148,27 @@ class Config:
         words.append("fault_drop free" if self.FAULT_DROP else "")
         return ", ".join(w for w in words if w)
 
+    # Each table's entry width and its entries in credit_link (the packed vector's shape).
+    TABLES = {"CH_LANE": (8, 8), "CH_SPLIT": (1, 8), "CH_UNIT": (16, 8), "LANE_CH": (8, 16),
+              "LANE_POOL": (8, 16), "POOL_B": (16, 16), "POOL_K": (16, 16)}
+
     def yosys_parameters(self):
-        return " ".join(f"-set {name} {value}" for name, value in vars(self).items())
+        words = []
+        for name, value in vars(self).items():
+            if isinstance(value, tuple):
+                if not value:
+                    continue
+                width, entries = self.TABLES[name]
+                assert len(value) <= entries and all(0 <= v < 1 << width for v in value), f"{name} = {value}"
+                packed = sum(v << (i * width) for i, v in enumerate(value))
+                value = f"{width * entries}'h{packed:x}"
+            words.append(f"-set {name} {value}")
+        return " ".join(words)
 
     def gtkw_options(self):
         """The same configuration as creditloop's options (creditloop gtkw)."""
-        opts = ["--L", self.L, "--B", self.B, "--K", self.K, "--W", self.W]
+        # Pool 0's (the checker's wires for the waves are pool 0's, at its widths).
+        opts = ["--L", self.L, "--B", (self.POOL_B or (self.B,))[0], "--K", (self.POOL_K or (self.K,))[0], "--W", self.W]
         opts += ["--sync", self.SYNC] if self.SYNC else []
         opts += ["--free-delay", self.FREE_DELAY] if self.FREE_DELAY else []
         opts += ["--policy", "hybrid", "--low", self.LOW, "--idle", self.IDLE] if self.POLICY == 1 else []
@@ -131,7 +179,7 @@ class Config:
     def max_induction_depth(self):
         """How deep k-induction may go before the item fails: past the longest path a credit
         takes without the invariants (a stage's contents leave the pipelines within this)."""
-        return 2 * self.L + self.SYNC + self.FREE_DELAY + 6
+        return 2 * self.L + self.SYNC + self.FREE_DELAY + 6 + (max(self.POOL_B or (self.B,)) if self.multi() else 0)
 
 
 def min_total_bits(b):
@@ -167,6 +215,26 @@ def extra_points():
     ]
 
 
+def channel_points():
+    """The multi-channel points, each with whether the CI subset takes it: CHI's channels with a
+    return path per pool, InfiniBand's lanes sharing a pool, PCIe's header and data pools on one
+    shared return path, packets costing several credits, up to three channels, with each return
+    policy, recovery and mid-run resets (the shapes: channel_shapes())."""
+    two, three, pcie, shared_pool = (SHAPES[n] for n in ("two", "three", "pcie", "shared_pool"))
+    rec = lambda c: replace(c, RECOVERY=1, TOTAL_BITS=min_total_bits(max(c.POOL_B or (c.B,))), FAULT_DROP=1, RESEND=3)
+    return [
+        (two, True),
+        (POLICIES["hybrid"](two), False),
+        (replace(two, TIMEOUT=2, SYNC=1, FREE_DELAY=1), False),
+        (three, True),
+        (pcie, True),
+        (shared_pool, True),
+        (replace(two, RESETS=3), False),
+        (rec(pcie), False),
+        (rec(replace(two, SHARED_RET=1)), False),
+    ]
+
+
 def main_grid():
     """L 1..3, B 1..8, K 1..3 (K <= B), each return policy."""
     return [make(Config(L=L, B=B, K=K))
@@ -176,17 +244,18 @@ def main_grid():
 
 def grid():
     """The whole grid (make formal): the main grid, then the extra points."""
-    return main_grid() + [c for c, _ in extra_points()]
+    return main_grid() + [c for c, _ in extra_points()] + [c for c, _ in channel_points()]
 
 
 def ci_grid():
     """The CI subset (ctest -L formal): the main grid at B = 1 and at B = 4 with K = 1 and 3 (a
     batch of one, and one that does not divide B), every L and policy, so each block's every
-    branch is in it, and the largest loop (L = 3, B = 8, K = 3) with each policy; then the extra
-    points but the costliest."""
+    branch is in it, and the largest loop (L = 3, B = 8, K = 3) in batches (with the other
+    policies it adds about 100 s each); then the extra and multi-channel points but the
+    costliest."""
     main = [c for c in main_grid()
-            if c.B == 1 or (c.B == 4 and c.K in (1, 3)) or (c.L == 3 and c.B == 8 and c.K == 3)]
-    return main + [c for c, in_ci in extra_points() if in_ci]
+            if c.B == 1 or (c.B == 4 and c.K in (1, 3)) or (c.L == 3 and c.B == 8 and c.K == 3 and c.POLICY == 0 and c.TIMEOUT == 0)]
+    return main + [c for c, in_ci in extra_points() + channel_points() if in_ci]
 
 
 ONE_SIDED = [Config(L=2, B=4, K=1, RESETS=1), Config(L=2, B=4, K=1, RESETS=2)]
@@ -207,6 +276,46 @@ MUTANT_CONFIGS = {
     "update_tx_stale_total": RECOVERY_DEFAULT,
 }
 
+
+def channel_shapes():
+    """The multi-channel links of the grid (channel_points) and of the channel mutants, by name."""
+    two = Config(L=2, NCH=2, NLANE=2, NPOOL=2, CH_LANE=(0, 1), LANE_CH=(0, 1), LANE_POOL=(0, 1),
+                 POOL_B=(3, 2), POOL_K=(1, 2))
+    three = Config(L=1, NCH=3, NLANE=3, NPOOL=3, MULTI_CREDIT=1, SHARED_RET=1, CH_LANE=(0, 1, 2),
+                   LANE_CH=(0, 1, 2), LANE_POOL=(0, 1, 2), POOL_B=(2, 3, 2), POOL_K=(1, 2, 1))
+    # One header/data channel: header lane 0 in pool 0, data lane 1 in pool 1.
+    pcie = Config(L=2, NCH=1, NLANE=2, NPOOL=2, MULTI_CREDIT=1, SHARED_RET=1, CH_LANE=(0,), CH_SPLIT=(1,),
+                  LANE_CH=(0, 0), LANE_POOL=(0, 1), POOL_B=(2, 4), POOL_K=(1, 2))
+    # Two channels whose lanes share one pool.
+    shared_pool = Config(L=1, B=3, K=2, NCH=2, NLANE=2, NPOOL=1, MULTI_CREDIT=1, CH_LANE=(0, 1),
+                         LANE_CH=(0, 1), LANE_POOL=(0, 0))
+    # Nine pools on one shared return path: eight channels, the last a header/data one.
+    nine = Config(L=1, B=1, NCH=8, NLANE=9, NPOOL=9, MULTI_CREDIT=1, SHARED_RET=1, CH_LANE=tuple(range(8)),
+                  CH_SPLIT=(0,) * 7 + (1,), LANE_CH=tuple(range(8)) + (7,), LANE_POOL=tuple(range(9)))
+    # Five channels on one pool: a round-robin pointer needs three bits.
+    five = Config(L=1, B=2, NCH=5, NLANE=5, NPOOL=1, CH_LANE=tuple(range(5)), LANE_CH=tuple(range(5)),
+                  LANE_POOL=(0,) * 5)
+    return {"two": two, "three": three, "pcie": pcie, "shared_pool": shared_pool, "nine": nine, "five": five}
+
+
+SHAPES = channel_shapes()
+# Each channel mutant's configuration (rtl/mutants/channels/), one where its bug is live.
+CHANNEL_MUTANT_CONFIGS = {
+    "channel_arbiter_pointer_narrow": SHAPES["five"],
+    "channel_grant_no_credits": SHAPES["two"],
+    "channel_header_without_data": SHAPES["pcie"],
+    "channel_one_credit_charge": SHAPES["three"],
+    "channel_partial_credits": SHAPES["three"],
+    "channel_pool_id_narrow": SHAPES["nine"],
+    "channel_return_drop": SHAPES["three"],
+    "channel_shared_count": SHAPES["two"],
+    "channel_shared_pool_freed_or": SHAPES["shared_pool"],
+    "channel_units_wrap": replace(SHAPES["three"], CH_UNIT=(4, 1, 1)),
+    # update_rx is every pool's: the single link's recovery point exercises it at least cost.
+    "channel_update_limit_off_by_one": RECOVERY_DEFAULT,
+    "channel_wrong_pool_return": SHAPES["two"],
+}
+
 NOT_A_BUG = "not a conservation/overflow/send-at-zero bug"
 
 # Mutants that break no property of the proof, and why. Each must pass the proof on its
@@ -219,6 +328,19 @@ EXPLAINED = {
     "return_policy_timer_not_restarted":
         "timing: the timeout flushes a batch early after a full batch left; a flush only returns "
         "credits sooner (lockstep catches the early flush)",
+    "channel_arbiter_pointer_narrow":
+        "fairness: after a grant to channel 4..7 the round-robin search starts after channel 0..3, "
+        "so some channels wait longer than their turn, but every grant is of an eligible channel "
+        "and charged in full (lockstep catches the grant that differs from the model's arbiter)",
+    "channel_units_wrap":
+        "cost: a packet within unit - 1 bytes of 65535 is costed from a wrapped sum (one flit on one "
+        "credit at unit 4), but the link charges, reserves and sends that wrong count consistently, "
+        "so every credit stays counted; lockstep catches the cost that differs from the model's",
+    "channel_update_limit_off_by_one":
+        "needs an injected fault: only an update that fault_add enlarged by one reaches the limit "
+        "B + 1 (a total no correct link sends is more than B - credits ahead), and fault_add is tied "
+        "to 0 here; what breaks is update_rx's credit limit, which lockstep and conservation catch "
+        "with the recovery stimulus's corruption",
     "update_rx_limit_wraps":
         "needs an injected fault: only an update that fault_add enlarged fails the wrapped limit, "
         "and with fault_add free the correct link does not conserve either (an enlarged update it "
@@ -235,6 +357,14 @@ EXPLAINED = {
         "liveness: the resend carries the total before the last news, which update_rx refuses "
         "(2^TOTAL_BITS > 2B makes it look more than B ahead) or, after a drop, accepts as no more "
         "than CS - R; no credit is made or lost (recovery.refused catches it)",
+}
+
+# Mutants left out of the CI subset (make formal checks them), with why: their check costs minutes.
+NOT_IN_CI = {
+    "channel_units_wrap": "its proof takes about 5 minutes: bytes is free, and the cost's 17-bit divider by a "
+                          "unit of 4 is hard for the solver",
+    "channel_pool_id_narrow": "about 13 minutes: nine pools, and the counterexample's waves keep nine lanes' data path",
+    "channel_arbiter_pointer_narrow": "its proof takes about 75 s: five channels",
 }
 
 # Explained mutants whose own new state no invariant of the link describes, so k-induction cannot
@@ -294,11 +424,11 @@ def mutant_tags(path):
     return tags
 
 
-def bound_link(out):
-    """rtl/credit_link.sv with every `bind credit_link ...` of formal/*.sv applied: yosys 0.23
-    parses bind but does not elaborate it, so the instantiation is put into a copy of the link
-    (what bind means). Written to out/src/credit_link.sv."""
-    source = (RTL / "credit_link.sv").read_text()
+def bound_link(out, source=None, name="credit_link.sv"):
+    """rtl/credit_link.sv (or source, a mutant's text of it) with every `bind credit_link ...` of
+    formal/*.sv applied: yosys 0.23 parses bind but does not elaborate it, so the instantiation is
+    put into a copy of the link (what bind means). Written to out/src/<name>."""
+    source = source if source is not None else (RTL / "credit_link.sv").read_text()
     insts = []
     for f in sorted(FORMAL.glob("*.sv")):
         for m in re.finditer(r"^bind\s+credit_link\s+(.*?^\);)", f.read_text(), re.S | re.M):
@@ -306,7 +436,7 @@ def bound_link(out):
     if not insts:
         raise SystemExit("formal.py: no `bind credit_link ...` in formal/*.sv")
     end = source.rfind("endmodule")
-    target = out / "src" / "credit_link.sv"
+    target = out / "src" / name
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(source[:end] + "\n".join(insts) + source[end:])
     return target
@@ -314,7 +444,10 @@ def bound_link(out):
 
 def sources(item, link):
     files = [f for f in sorted(RTL.glob("*.sv")) if f.name != "credit_link.sv"]
-    if item.mutant:
+    if item.mutant and item.replaces == "credit_link.sv":
+        # A mutant of the link itself: the checker is bound into the mutant's text.
+        link = bound_link(link.parent.parent, mutant_patch.apply(item.mutant), f"{item.mutant.stem}.sv")
+    elif item.mutant:
         built = link.parent / f"{item.mutant.stem}.sv"
         text = mutant_patch.apply(item.mutant)
         if not built.is_file() or built.read_text() != text:
@@ -336,6 +469,8 @@ def yosys_script(item, link, invariants, waves, smt2):
         f"{keep}"
         "memory_map\nopt -fast\n"
         "async2sync\nchformal -assume -early\nopt_clean\nsetundef -anyseq\nopt -keepdc -fast\n"
+        # A kept memory read past the last slot (B not a power of two) has no driver: free.
+        f"{'setundef -undriven -anyseq' + chr(10) if waves else ''}"
         "check -assert\ndffunmap\n"
         f"write_smt2 -wires {smt2}\n")
 
@@ -484,7 +619,9 @@ def convert_vcd(raw, target, title):
         if not words:
             continue
         if words[0] == "$scope":
-            stack.append(words[2])
+            # The top scope is the formal top whatever yosys named its parameterised module
+            # (a hash when a parameter is a vector: `\$paramod$<hash>/credit_link_formal`).
+            stack.append(words[2] if stack else TOP)
         elif words[0] == "$upscope":
             stack.pop()
         elif words[0] == "$var" and words[1] == "wire" and stack:
@@ -580,6 +717,18 @@ def describe_cex(failed):
 def check_kind(item, work, out_dir, link, creditloop):
     if item.kind == "grid":
         verdict, depth, failed = prove(item, work, link)
+        if verdict == "proved" and item.config.multi():
+            # Not a proof of a link whose credits never move: every pool is spent, and the last
+            # pool's credits come back.
+            wanted = ["c_pools_exhausted", "c_last_pool_returned"]
+            reached = covered(item, work, link, item.config.max_induction_depth() + 4)
+            missing = [c for c in wanted if c not in reached]
+            if missing:
+                return Result(item, "vacuous", False, depth=str(depth),
+                              note=f"proved, but {', '.join(missing)} not reached (see {work / 'cover.log'})")
+            return Result(item, "proved", True, depth=str(depth),
+                          note="every pool spent by cycle %d, the last pool's credits back by cycle %d" % (
+                              reached["c_pools_exhausted"], reached["c_last_pool_returned"]))
         if verdict == "proved":
             return Result(item, "proved", True, depth=str(depth))
         if verdict == "induction":
@@ -650,7 +799,7 @@ def expected_cost(item):
     c = item.config
     if item.mutant and item.mutant.stem in BOUNDED:
         return 1000
-    size = (c.L + c.SYNC + c.FREE_DELAY) * c.B * (2 if c.TIMEOUT else 1)
+    size = (c.L + c.SYNC + c.FREE_DELAY) * c.B * (2 if c.TIMEOUT else 1) * c.NCH * c.NPOOL * (1 + c.MULTI_CREDIT)
     return size * (8 if c.RECOVERY else 1)
 
 
@@ -659,16 +808,21 @@ def items(ci, only):
     names = [i.name for i in chosen]
     assert len(names) == len(set(names)), "two grid points with one name"
     chosen += [Item(f"one_sided_{'sender' if c.RESETS == 1 else 'receiver'}_reset", "one-sided", c) for c in ONE_SIDED]
-    for path in sorted((RTL / "mutants").glob("*.mutant")):
+    for path in sorted((RTL / "mutants").glob("*.mutant")) + sorted((RTL / "mutants" / "channels").glob("*.mutant")):
         tags = mutant_tags(path)
         replaces = tags.get("replaces", "")
-        if not (RTL / replaces).is_file() or replaces == "credit_link.sv":
+        channel = path.parent.name == "channels"
+        if not (RTL / replaces).is_file() or (replaces == "credit_link.sv" and not channel):
             raise SystemExit(f"formal.py: {path.relative_to(ROOT)}: replaces={replaces} is not a block in rtl/")
-        config = MUTANT_CONFIGS.get(path.stem, MUTANT_DEFAULT)
-        chosen.append(Item(f"mutant_{path.stem}", "mutant", config, path, replaces))
+        if channel and path.stem not in CHANNEL_MUTANT_CONFIGS:
+            raise SystemExit(f"formal.py: {path.relative_to(ROOT)} has no configuration in CHANNEL_MUTANT_CONFIGS: "
+                             f"add one where its bug shows")
+        config = CHANNEL_MUTANT_CONFIGS[path.stem] if channel else MUTANT_CONFIGS.get(path.stem, MUTANT_DEFAULT)
+        if not (ci and path.stem in NOT_IN_CI):
+            chosen.append(Item(f"mutant_{path.stem}", "mutant", config, path, replaces))
     assert set(BOUNDED) <= set(EXPLAINED), "a bounded mutant needs its explanation"
-    for name in list(MUTANT_CONFIGS) + list(EXPLAINED):
-        if not (RTL / "mutants" / f"{name}.mutant").is_file():
+    for name in list(MUTANT_CONFIGS) + list(EXPLAINED) + list(CHANNEL_MUTANT_CONFIGS) + list(NOT_IN_CI):
+        if not any((RTL / "mutants" / sub / f"{name}.mutant").is_file() for sub in ("", "channels")):
             raise SystemExit(f"formal.py: {name} is in MUTANT_CONFIGS or EXPLAINED but not in rtl/mutants/")
     if only:
         chosen = [i for i in chosen if any(fnmatch.fnmatch(i.name, p) for p in only.split(","))]
