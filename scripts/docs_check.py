@@ -69,6 +69,11 @@ RULES = [
     # --ci runs the CI subset whatever --count, --cases or --cross-check say
     (r"python3 scripts/mutation\.py(?!.*--ci)", ("reduced", "--ci")),
     (r"make formal(?!.*FORMAL_ONLY)", ("reduced", "FORMAL_ONLY='L2_B4_*'")),
+    # The CI subset is the CTest test formal already; here a few of its items (a later --only wins).
+    (r"python3 scripts/formal\.py --ci(?!.*--list)", ("reduced", "--only 'L1_B1_*,mutant_channel_shared_count'")),
+    # The mutant tables: one of each kind (a channel mutant's 9-pool shape alone takes minutes).
+    (r"python3 scripts/formal\.py --only '[^']*mutant_", ("reduced", "--only 'one_sided_sender_reset,"
+                                                        "mutant_credit_counter_no_decrement,mutant_channel_shared_count'")),
     (r"python3 scripts/formal\.py(?!.*(--list|--only|--ci))", ("reduced", "--only 'L2_B4_*'")),
     (r"make coverage", ("slow", "TESTS='seed000/*'", "builds a coverage tree of its own")),
     (r"make soak", ("reduced", "CYCLES=1000000")),
