@@ -45,6 +45,22 @@ std::vector<std::string> channel_mutant_rtl(const DutSources& sources, const Cha
     return channel_rtl_files(sources, built, m.replaces);
 }
 
+namespace {
+
+// n one-pool channels named prefix0, prefix1, ...: channel i has credits + i * step credits.
+std::vector<ChannelSpec> numbered_channels(const std::string& prefix, int n, int credits, int step,
+                                           const ChannelTraffic& traffic) {
+    std::vector<ChannelSpec> out(n);
+    for (int i = 0; i < n; ++i) {
+        out[i].name = prefix + std::to_string(i);
+        out[i].credits = credits + i * step;
+        out[i].traffic = traffic;
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint64_t seed) {
     std::vector<std::pair<std::string, ChannelRunSpec>> cases;
     for (const auto& name : channel_presets()) cases.push_back({"channels/" + name, {*channel_preset(name), 4000, seed}});
@@ -78,13 +94,7 @@ std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint6
     wide.preset = "wide";
     wide.stages = 2;
     wide.shared_return = true;
-    for (int i = 0; i < 8; ++i) {
-        ChannelSpec ch;
-        ch.name = "W" + std::to_string(i);
-        ch.credits = 4 + i;
-        ch.traffic = {1, 1, 0.5, 0.8};
-        wide.channels.push_back(ch);
-    }
+    wide.channels = numbered_channels("W", 8, 4, 1, {1, 1, 0.5, 0.8});
     wide.channels[2].unit = 1024;                    // plain, up to 64 credits a packet
     wide.channels[2].credits = 64;
     wide.channels[2].traffic = {60000, 65535, 0.3, 1.0};
@@ -105,13 +115,7 @@ std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint6
     shared.preset = "shared";
     shared.stages = 3;
     shared.shared_pool = true;
-    for (int i = 0; i < 4; ++i) {
-        ChannelSpec ch;
-        ch.name = "S" + std::to_string(i);
-        ch.credits = 12;
-        ch.traffic = {1, 1, 0.9, 0.5};
-        shared.channels.push_back(ch);
-    }
+    shared.channels = numbered_channels("S", 4, 12, 0, {1, 1, 0.9, 0.5});
     cases.push_back({"channels/shared", {shared, 4000, seed}});
 
     // Recovery under faults with stalled consumers: updates dropped, and updates made larger by
