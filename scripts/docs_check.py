@@ -24,7 +24,8 @@ A fenced block without a language, not a transcript and not marked, is refused: 
 printed text says which command printed it (```text marks an illustration that no command prints).
 
 How each command runs is declared once, in RULES below: as written; at a reduced size (extra
-make variables or options appended, for the slow ones); as a template (it holds a placeholder
+make variables or options appended, for the slow ones); from the recording of the CTest test
+that runs the very same command (scripts/docs_check.py --record); as a template (it holds a placeholder
 such as <pattern>, path/to/ or N: its command word, subcommand and every option it names must
 exist); or not at all, with the reason (a viewer, the package installer, the command that runs
 this test). A command exits 0 unless its transcript line ends with `# exit N`.
@@ -33,6 +34,7 @@ A failure names the doc file and line. The exit code is 1 when anything failed, 
 """
 import argparse
 import collections
+import json
 import os
 import re
 import shlex
@@ -49,6 +51,10 @@ COMMAND_WORDS = ("make", "build/creditloop", "python3 scripts/", "scripts/", "ct
 #   ("reduced", extra)    as written plus `extra` (its reduced size; the whole command is slow)
 #   ("dry", how, reason)  not run; `how` is run instead (make -n, --help) to show it still parses
 #   ("skip", reason)      not run at all
+#   ("recorded", file, inputs)
+#                         the output a CTest test recorded of this very command (--record), when
+#                         the recording is newer than every input (files, or folders' files);
+#                         else as written
 #   ("slow", extra, why)  as "reduced", but it needs a build tree of its own: --skip-slow runs
 #                         `make -n` of it instead (make test's CTest docs), --only-slow only these
 RULES = [
@@ -71,13 +77,17 @@ RULES = [
     # the CI subset above is the one that runs.
     (r"python3 scripts/mutation\.py(?!.*--ci)", ("dry", "python3 scripts/mutation.py --help",
                                                  "ten minutes and more; `python3 scripts/mutation.py --ci` runs the CI subset")),
-    (r"make formal(?!.*FORMAL_ONLY)", ("reduced", "FORMAL_ONLY='L2_B4_*'")),
+    # The CTest test mutation runs this very command (its defaults spelled out) and records its
+    # output; a recording newer than the build and the script is compared instead of a second run.
+    (r"python3 scripts/mutation\.py --ci$", ("recorded", os.path.join("build", "mutation_ci", "transcript.json"),
+                                             ["build/creditloop", "scripts/mutation.py", "rtl"])),
+    (r"make formal(?!.*FORMAL_ONLY)", ("reduced", "FORMAL_ONLY='L1_B1_K1_W2'")),
     # The CI subset is the CTest test formal already; here a few of its items (a later --only wins).
     (r"python3 scripts/formal\.py --ci(?!.*--list)", ("reduced", "--only 'L1_B1_*,mutant_channel_shared_count'")),
     # The mutant tables: one of each kind (a channel mutant's 9-pool shape alone takes minutes).
     (r"python3 scripts/formal\.py --only '[^']*mutant_", ("reduced", "--only 'one_sided_sender_reset,"
                                                         "mutant_credit_counter_no_decrement,mutant_channel_shared_count'")),
-    (r"python3 scripts/formal\.py(?!.*(--list|--only|--ci))", ("reduced", "--only 'L2_B4_*'")),
+    (r"python3 scripts/formal\.py(?!.*(--list|--only|--ci))", ("reduced", "--only 'L1_B1_K1_W2'")),
     (r"make coverage", ("slow", "TESTS='seed000/*'", "builds a coverage tree of its own")),
     (r"make soak", ("reduced", "CYCLES=1000000")),
     (r"make bench", ("reduced", "BENCH_ARGS='--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000'")),
@@ -244,6 +254,49 @@ def run(command, timeout, log):
     return code, out, time.time() - started
 
 
+def record(argv):
+    """--record FILE --as COMMAND -- ARGV...: run ARGV (the documented COMMAND with its defaults
+    spelled out), print its output as it comes, and save output and exit code in FILE for the
+    docs test. The exit code is ARGV's."""
+    if len(argv) < 5 or argv[0] != "--record" or argv[2] != "--as" or argv[4] != "--" or len(argv) < 6:
+        print("docs_check.py: usage: --record FILE --as COMMAND -- ARGV...", file=sys.stderr)
+        return 2
+    path, command, child = argv[1], argv[3], argv[5:]
+    if os.path.exists(path):
+        os.remove(path)   # a failed or killed run leaves no recording behind
+    p = subprocess.Popen(child, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    out = []
+    for line in p.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        out.append(line)
+    code = p.wait()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump({"command": command, "argv": child, "exit": code, "output": "".join(out)}, f)
+    os.replace(path + ".tmp", path)
+    return code
+
+
+def recording(text, path, inputs):
+    """The recorded (exit, output) of `text`, if a recording of it is newer than every input."""
+    path = os.path.join(ROOT, path)
+    try:
+        with open(path) as f:
+            saved = json.load(f)
+        made = os.path.getmtime(path)
+    except (OSError, ValueError):
+        return None
+    if saved.get("command") != text:
+        return None
+    for name in inputs:
+        top = os.path.join(ROOT, name)
+        files = [os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs] if os.path.isdir(top) else [top]
+        if any(os.path.getmtime(f) > made for f in files if os.path.exists(f)):
+            return None
+    return saved["exit"], saved["output"]
+
+
 def template_problems(command):
     """What a template names that does not exist: its command word, subcommand or options."""
     words = command.split()
@@ -337,6 +390,8 @@ def fmt(value):
 
 
 def main():
+    if sys.argv[1:2] == ["--record"]:
+        return record(sys.argv[1:])
     ap = argparse.ArgumentParser(description="Run every command the README and docs/ show, and check the numbers they print.")
     ap.add_argument("files", nargs="*", help="Markdown files (default: README.md and docs/*.md)")
     ap.add_argument("--list", action="store_true", help="list each command and how it would run, run nothing")
@@ -393,6 +448,10 @@ def main():
                     action = ("reduced", action[1])
             elif args.only_slow:
                 continue
+            saved = None
+            if action[0] == "recorded":
+                saved = None if args.list else recording(text, action[1], action[2])
+                action = ("recorded",) if saved else ("run",)
             label = action[0]
             if args.list:
                 print("%-8s %-70s %s" % (label, text[:70], wheres[0]))
@@ -418,6 +477,12 @@ def main():
             elif label == "file":
                 if not os.path.exists(os.path.join(ROOT, text)):
                     problems.append("%s: `%s` names no file of the checkout" % (wheres[0], text))
+            elif label == "recorded":
+                code, out = saved
+                results[text] = out
+                log.write("$ %s\n(recorded by the CTest test that runs it)\n%s\n[exit %s]\n\n" % (text, out, code))
+                if code != expect:
+                    problems.append("%s: `%s` exited %s, not %d: %s" % (wheres[0], text, code, expect, last_line(out)))
             elif label == "dry":
                 code, out, _ = run(action[1], args.timeout, log)
                 if code != 0:
