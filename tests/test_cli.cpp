@@ -84,7 +84,8 @@ TEST_CASE("the CLI exits 2 with one error line and writes nothing on bad input",
     for (const std::string args : {"run --B 0", "run --L 0", "run --K 13 --B 12", "run --cycles 10",
                                    "run --drain-every 0", "run --bogus", "frobnicate", "regress --bogus",
                                    "run --reverse-load 1", "run --policy lazy", "run --low 3",
-                                   "run --policy each --K 4", "run --systemc --model", "policies --loads 2",
+                                   "run --policy each --K 4", "run --systemc --model", "run --preset pcie --systemc --model",
+                                   "policies --loads 2",
                                    "speed --mode turbo", "speed --cycles 0"}) {
         const Outcome o = cli(args + " --waves " + waves.string());
         INFO(args << " -> " << o.err);

@@ -16,6 +16,7 @@
 #include "channel_gtkw.h"
 #include "channel_library.h"
 #include "channel_scoreboards.h"
+#include "cli.h"
 #include "cli_parse.h"
 #include "closed_forms.h"
 #include "log.h"
@@ -32,7 +33,8 @@ std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& 
     out << "creditloop run: " << (c.preset.empty() ? std::string("channels") : c.preset) << " (" << c.channels.size()
         << " channels, L = " << c.stages << ", " << (c.shared_pool ? "one shared pool" : "a pool per lane") << ", "
         << (c.shared_return ? "one shared return path" : "a return path per pool") << "), " << with_thousands(r.cycles)
-        << " cycles, seed " << spec.seed << ", checked on the " << r.source << "\n";
+        << " cycles, seed " << spec.seed << ", checked on the "
+        << (r.source == "systemc" ? std::string("rtl under SystemC") : r.source) << "\n";
     out << fmt::format("  {:<8} {:>10} {:>10} {:>8}\n", "channel", "flits/cyc", "model", "share");
     for (const auto& ch : r.channels)
         out << fmt::format("  {:<8} {:>10.3f} {:>10.3f} {:>7.1f}%\n", ch.name, ch.throughput, ch.model_throughput,
@@ -88,8 +90,25 @@ std::string channel_json(const ChannelRunSpec& spec, const ChannelRunResult& r) 
     return j.dump(2);
 }
 
+namespace {
+
+// `run --preset ... --systemc`: build (or find) the SystemC harness for this configuration and
+// hand the run over to it; its output and exit code are the run's.
+int run_channel_systemc(const ChannelRunCommand& cmd) {
+    if (auto problem = channel_systemc_refuses(cmd)) {
+        std::cerr << "creditloop: " << *problem << "\n";
+        return 2;
+    }
+    std::string error;
+    const std::string harness = channel_systemc_harness(cmd.spec.config, DutSources::from_environment(), error);
+    return hand_over_to_systemc(harness, error, channel_systemc_command(harness, cmd.spec), cmd.json, cmd.log_level);
+}
+
+}  // namespace
+
 int run_channel_command(const ChannelRunCommand& cmd) {
     set_log_level(cmd.log_level);
+    if (cmd.systemc) return run_channel_systemc(cmd);
     std::unique_ptr<ChannelLibrary> library;
     std::unique_ptr<ChannelDut> dut;
     const DutSources base = DutSources::from_environment();

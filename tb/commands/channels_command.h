@@ -18,6 +18,7 @@ struct ChannelRunCommand {
     ChannelRunSpec spec;
     bool json = false;
     bool model_only = false;
+    bool systemc = false;           // under the SystemC harness (tb/dut/systemc/sc_main.cpp)
     std::string waves;
     bool fst = false;
     bool force = false;
@@ -34,6 +35,10 @@ std::string read_channel_description(const std::string& path, ChannelLinkConfig&
 std::string parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config);
 // The `creditloop run ...` arguments that reproduce `spec` exactly.
 std::string channel_run_arguments(const ChannelRunSpec& spec);
+// Why `cmd` cannot run under SystemC (it takes the checkout's RTL, no waves, no mutant), if so.
+std::optional<std::string> channel_systemc_refuses(const ChannelRunCommand& cmd);
+// The argv that runs `spec` on the SystemC harness `harness` (add --json for the JSON).
+std::vector<std::string> channel_systemc_command(const std::string& harness, const ChannelRunSpec& spec);
 int run_channel_command(const ChannelRunCommand& cmd);
 
 // A human summary of a channel run: per channel and per pool, every scoreboard, the verdict.

@@ -146,6 +146,34 @@ std::string channel_run_arguments(const ChannelRunSpec& spec) {
     return out;
 }
 
+std::optional<std::string> channel_systemc_refuses(const ChannelRunCommand& cmd) {
+    if (cmd.model_only || !cmd.waves.empty() || !cmd.mutant.empty())
+        return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves and --mutant "
+                           "(the C++ harness takes them)");
+    return std::nullopt;
+}
+
+std::vector<std::string> channel_systemc_command(const std::string& harness, const ChannelRunSpec& spec) {
+    const auto words = [](const std::string& text) {
+        std::vector<std::string> out;
+        std::istringstream in(text);
+        for (std::string word; in >> word;) out.push_back(word);
+        return out;
+    };
+    // Led by the preset the run came from (its name is in the report) when that changes nothing else.
+    const std::string plain = channel_run_arguments(spec);
+    std::vector<std::string> args = words(plain);
+    if (!spec.config.preset.empty()) {
+        std::vector<std::string> named = words("--preset " + spec.config.preset + " " + plain);
+        ParseError error;
+        const auto again = parse_channel_run(named, error);
+        if (again && again->spec.config.preset == spec.config.preset && channel_run_arguments(again->spec) == plain)
+            args = named;
+    }
+    args.insert(args.begin(), {harness, "run"});
+    return args;
+}
+
 std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string>& args, ParseError& error) {
     ChannelRunCommand cmd;
     std::string preset, protocol;
@@ -192,6 +220,7 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
     add_flag(app, "--model", cmd.model_only, "check the golden model alone (no RTL)");
     add_flag(app, "--json", cmd.json, "print the result as one JSON object");
+    add_flag(app, "--systemc", cmd.systemc, "the RTL verilated with --sc under an sc_clock (the same checks)");
     app.add_option("--waves", cmd.waves, "write the run's waves (VCD, or FST with --fst) here");
     add_flag(app, "--fst", cmd.fst, "FST waves instead of VCD");
     add_flag(app, "--force", cmd.force, "overwrite an existing waves file");

@@ -1,11 +1,12 @@
 #include "cli.h"
 
-#include "cli_parse.h"
-
-#include "mutants.h"
-
 #include <algorithm>
+#include <iostream>
 #include <sstream>
+
+#include "cli_parse.h"
+#include "mutants.h"
+#include "process.h"
 
 namespace creditloop {
 
@@ -286,6 +287,20 @@ std::vector<std::string> systemc_command(const std::string& harness, const RunSp
     std::istringstream words(run_arguments(spec));
     for (std::string word; words >> word;) argv.push_back(word);
     return argv;
+}
+
+int hand_over_to_systemc(const std::string& harness, const std::string& error, std::vector<std::string> argv,
+                         bool json, const std::string& log_level) {
+    if (harness.empty()) {
+        std::cerr << "creditloop: " << error << "\n";
+        return 3;
+    }
+    if (json) argv.push_back("--json");
+    argv.push_back("--log-level");
+    argv.push_back(log_level);
+    const std::string problem = exec_program(argv);   // returns only when the harness did not start
+    std::cerr << "creditloop: " << problem << "\n";
+    return 3;
 }
 
 std::string run_arguments(const RunSpec& spec) {

@@ -74,6 +74,10 @@ std::string run_arguments(const RunSpec& spec);
 std::optional<std::string> systemc_refuses(const RunCommand& cmd);
 // The command line that runs `spec` on the SystemC harness at `harness` (an executable).
 std::vector<std::string> systemc_command(const std::string& harness, const RunSpec& spec);
+// Hand a run over to its SystemC harness (`harness`, or "" with `error` when it could not be
+// built): argv from systemc_command() or channel_systemc_command(). Returns only on failure (3).
+int hand_over_to_systemc(const std::string& harness, const std::string& error, std::vector<std::string> argv,
+                         bool json, const std::string& log_level);
 
 extern const char* const kUsage;
 

@@ -71,22 +71,7 @@ int run_systemc(const RunCommand& cmd) {
     if (auto problem = systemc_refuses(cmd)) return bad_input(*problem);
     std::string error;
     const std::string harness = systemc_harness(cmd.spec.config, DutSources::from_environment(), error);
-    if (harness.empty()) {
-        std::cerr << "creditloop: " << error << "\n";
-        return 3;
-    }
-    std::vector<std::string> argv = systemc_command(harness, cmd.spec);
-    if (cmd.json) argv.push_back("--json");
-    argv.push_back("--log-level");
-    argv.push_back(cmd.log_level);
-    std::vector<char*> raw;
-    for (auto& a : argv) raw.push_back(a.data());
-    raw.push_back(nullptr);
-    std::cout.flush();
-    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // SystemC's banner, printed before sc_main
-    execv(raw[0], raw.data());
-    std::cerr << "creditloop: cannot start " << harness << ": " << std::strerror(errno) << "\n";
-    return 3;
+    return hand_over_to_systemc(harness, error, systemc_command(harness, cmd.spec), cmd.json, cmd.log_level);
 }
 
 int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to the link

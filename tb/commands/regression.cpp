@@ -275,6 +275,12 @@ int run_regression(const RegressCommand& command, const std::string& program,
     if (!channel_builds.empty())
         for (const auto& e : build_channel_duts(channel_builds, sources, [&](const std::string& s) { progress.status(s); }))
             build_errors.push_back(e);
+    for (const auto& c : cases) {
+        if (!c.systemc || !c.channels || interrupt_requested()) continue;
+        std::string error;
+        channel_systemc_harness(c.channels->config, sources, error, [&](const std::string& s) { progress.status(s); });
+        if (!error.empty()) build_errors.push_back(error);
+    }
     // Ctrl-C reaches the builds' compilers too (one process group): no build failed, the run stopped.
     if (interrupt_requested()) build_errors.clear();
     if (!build_errors.empty()) {

@@ -8,6 +8,7 @@
 
 #include "channel_gtkw.h"
 #include "channel_library.h"
+#include "channels_command.h"
 #include "gtkw.h"
 #include "interrupt.h"
 #include "process.h"
@@ -55,22 +56,13 @@ std::string file_name_of(const std::string& test) {
     return out;
 }
 
-}  // namespace
-
-// The run again under the SystemC harness: "" when its JSON is the C++ harness's, field for
-// field (the source aside), else what differs.
-std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources) {
-    std::string error;
-    const std::string harness = systemc_harness(c.spec.config, sources, error);
-    if (harness.empty()) return error;
-    std::vector<std::string> argv = systemc_command(harness, c.spec);
+// `argv` (a SystemC harness with --json) run: "" when its JSON is `want`, field for field, and it
+// exits with the C++ harness's verdict, else what differs.
+std::string harness_disagreement(std::vector<std::string> argv, const nlohmann::ordered_json& want, bool passed) {
     argv.push_back("--json");
     std::string text;
     const int status = run_capture(argv, text);
-    RunResult expected = cpp;
-    expected.source = "systemc";
-    const nlohmann::ordered_json want = run_json_value(c.spec, expected);
-    const int want_status = cpp.passed ? 0 : 1;
+    const int want_status = passed ? 0 : 1;
     nlohmann::ordered_json got;
     try {
         got = nlohmann::ordered_json::parse(text);
@@ -93,6 +85,29 @@ std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, 
     }
     if (fields.empty()) fields = "exit " + std::to_string(status) + " where the C++ harness gave " + std::to_string(want_status);
     return "the SystemC harness disagrees with the C++ harness: " + fields;
+}
+
+}  // namespace
+
+// The run again under the SystemC harness: "" when its JSON is the C++ harness's, field for
+// field (the source aside), else what differs.
+std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources) {
+    std::string error;
+    const std::string harness = systemc_harness(c.spec.config, sources, error);
+    if (harness.empty()) return error;
+    RunResult expected = cpp;
+    expected.source = "systemc";
+    return harness_disagreement(systemc_command(harness, c.spec), run_json_value(c.spec, expected), cpp.passed);
+}
+
+std::string channel_systemc_disagreement(const ChannelRunSpec& spec, const ChannelRunResult& cpp, const DutSources& sources) {
+    std::string error;
+    const std::string harness = channel_systemc_harness(spec.config, sources, error);
+    if (harness.empty()) return error;
+    ChannelRunResult expected = cpp;
+    expected.source = "systemc";
+    return harness_disagreement(channel_systemc_command(harness, spec),
+                                nlohmann::ordered_json::parse(channel_json(spec, expected)), cpp.passed);
 }
 
 namespace {
@@ -135,6 +150,13 @@ CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources,
     }
     note_run_end(outcome, waves, outcome.channels->trace_error, outcome.channels->interrupted, command.waves);
     if (!outcome.finished() || outcome.disk_error) return outcome;
+    if (c.systemc) {
+        outcome.error = channel_systemc_disagreement(spec, *outcome.channels, sources);
+        if (!outcome.error.empty() && interrupt_requested()) {   // Ctrl-C reached the harness too
+            outcome.ending = CaseOutcome::Ending::interrupted;
+            return outcome;
+        }
+    }
     judge_caught(c, outcome.channels->passed, outcome.channels->violations, outcome);
     if (c.seed_throughput && three_decimals(outcome.channels->link_throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.channels->link_throughput) +

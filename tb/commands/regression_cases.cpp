@@ -259,6 +259,10 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
     add("pcie_drop_one", *channel_preset("pcie"), 4000);
     cases.back().channels->faults.drop_at = 300;
     cases.back().expect_caught = {"conservation.injected_loss"};
+    // The same run under the SystemC harness: the same JSON, number for number, and the same catch.
+    cases.push_back(cases.back());
+    cases.back().name = "systemc/channels_pcie_drop_one";
+    cases.back().systemc = true;
     // Corrupted updates with recovery: made larger by half the totals' range, each is refused by
     // its pool's credit limit (d >= 2^(n-1) > B_p) and the link loses nothing.
     {

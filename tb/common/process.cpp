@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <thread>
 
@@ -46,6 +49,16 @@ int run_to_log(const std::vector<std::string>& argv, const std::string& log, con
         poll();
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
+}
+
+std::string exec_program(std::vector<std::string> argv) {
+    std::vector<char*> raw;
+    for (auto& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    std::cout.flush();
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // SystemC's banner, printed before sc_main
+    execv(raw[0], raw.data());
+    return "cannot start " + argv.front() + ": " + std::strerror(errno);
 }
 
 int run_capture(const std::vector<std::string>& argv, std::string& out) {

@@ -17,6 +17,10 @@ int run_to_log(const std::vector<std::string>& argv, const std::string& log,
 // Run argv, its stdout into `out` (stderr is discarded). The exit status, or -1 as above.
 int run_capture(const std::vector<std::string>& argv, std::string& out);
 
+// Replace this process with argv (a SystemC harness: its output and exit code become the run's,
+// without SystemC's banner). Returns only when it could not be started: why.
+std::string exec_program(std::vector<std::string> argv);
+
 }  // namespace creditloop
 
 namespace creditloop {

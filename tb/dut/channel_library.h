@@ -54,4 +54,9 @@ private:
 std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wanted, const DutSources& sources,
                                             const BuildStatus& status = {});
 
+// The SystemC harness of `config` (the multi-channel link verilated with --sc, an executable under
+// <build>/duts/channels_<key>_sc/), built if needed; "" and `error` on failure.
+std::string channel_systemc_harness(const ChannelLinkConfig& config, DutSources sources, std::string& error,
+                                    const BuildStatus& status = {});
+
 }  // namespace creditloop

@@ -68,7 +68,7 @@ std::string runtime_library(const DutSources& sources) {
 
 std::vector<std::string> core_libraries(const DutSources& sources) {
     std::vector<std::string> libraries;
-    for (const char* layer : {"commands", "report", "harness", "scoreboards", "model", "common"})
+    for (const char* layer : {"commands", "dut", "analysis", "report", "harness", "scoreboards", "model", "common"})
         libraries.push_back((fs::path(sources.build_root) / ("libcreditloop_" + std::string(layer) + ".a")).string());
     return libraries;
 }

@@ -3,14 +3,14 @@
 // scoreboards and the verdicts cannot drift apart.
 //
 // Time: an sc_clock of 10 ns with its rising edge at 10t + 5 ns. Cycle t runs from 10t to
-// 10t + 10: a clocked process (CycleDriver's SC_THREAD) drives the cycle's inputs at 10t,
+// 10t + 10: a clocked process (ScCycleDriver's SC_THREAD, sc_harness.h) drives the cycle's inputs at 10t,
 // samples the settled observation ports at the rising edge (reading a signal in the evaluation
 // phase of the edge gives the value before the edge's update, so the sample is the cycle's), and
 // pulses the reset of either end at 10t + 7, after the edge, as the C++ harness does.
 //
 // A virtual platform instantiates the checked link the same way: bind a Vcredit_link to an
 // sc_clock and one sc_signal per port (LinkSignals below, derived from the lists of ports), and
-// let CycleDriver or its own initiators drive the inputs.
+// let ScCycleDriver (sc_harness.h) or its own initiators drive the inputs.
 #pragma once
 
 #include <systemc.h>
@@ -22,6 +22,7 @@
 
 #include "Vcredit_link.h"
 #include "link_dut.h"
+#include "sc_harness.h"
 
 namespace creditloop {
 
@@ -54,60 +55,41 @@ struct LinkSignals {
 #define CREDITLOOP_RTL_OUTPUT(field, leaf, type, group, width, waves, term) link.field(field);
 #include "observed_signals.def"
     }
-};
 
-// The clocked process: one cycle per start event.
-SC_MODULE(CycleDriver) {
-    sc_in<bool> clk;
-    LinkSignals* s = nullptr;
-    LinkInputs inputs;          // this cycle's, set before start
-    Observation* sample = nullptr;
-    sc_event start;
-
-    SC_CTOR(CycleDriver) {
-        SC_THREAD(run);
+    // The cycle's inputs, written at 10t (the clocked driver, sc_harness.h).
+    void drive(const LinkInputs& in) {
+        want_send.write(in.want_send);
+        tx_payload.write(in.payload);
+        drain.write(in.drain);
+        flush.write(in.flush);
+        return_busy.write(in.return_busy);
+        fault_drop.write(in.fault_drop);
+        fault_add.write(in.fault_add);
     }
 
-    void run() {
-        for (;;) {
-            wait(start);
-            s->want_send.write(inputs.want_send);
-            s->tx_payload.write(inputs.payload);
-            s->drain.write(inputs.drain);
-            s->flush.write(inputs.flush);
-            s->return_busy.write(inputs.return_busy);
-            s->fault_drop.write(inputs.fault_drop);
-            s->fault_add.write(inputs.fault_add);
-            wait(clk.posedge_event());
-            observe(*sample);
-            if (inputs.reset_tx || inputs.reset_rx) {
-                wait(2, SC_NS);
-                s->rst_tx_n.write(!inputs.reset_tx);
-                s->rst_rx_n.write(!inputs.reset_rx);
-                wait(1, SC_NS);
-                s->rst_tx_n.write(true);
-                s->rst_rx_n.write(true);
-            }
-        }
-    }
-
-    void observe(Observation& o) const {
-        echo_inputs(inputs, o);
-#define CREDITLOOP_RTL_OUTPUT(field, leaf, type, group, width, waves, term) o.field = s->field.read();
+    // The cycle's observation, read at the rising edge.
+    void observe(const LinkInputs& in, Observation& o) const {
+        echo_inputs(in, o);
+#define CREDITLOOP_RTL_OUTPUT(field, leaf, type, group, width, waves, term) o.field = this->field.read();
 #include "observed_signals.def"
     }
+
+    // After the edge: the reset of either end pulsed at 10t + 7, as the C++ harness does.
+    void after_edge(const LinkInputs& in) {
+        if (!in.reset_tx && !in.reset_rx) return;
+        wait(2, SC_NS);
+        rst_tx_n.write(!in.reset_tx);
+        rst_rx_n.write(!in.reset_rx);
+        wait(1, SC_NS);
+        rst_tx_n.write(true);
+        rst_rx_n.write(true);
+    }
 };
 
-// The LinkDut over SystemC time: each step() is sc_start() of one 10 ns clock period. SystemC
-// elaborates once per process, so there is one SystemCLink per process.
-class SystemCLink final : public LinkDut {
+// The LinkDut over SystemC time (sc_harness.h); one per process (SystemC elaborates once).
+class SystemCLink final : public ScHarness<LinkDut, Vcredit_link, LinkSignals, LinkInputs, Observation> {
 public:
-    SystemCLink()
-        : clk_("clk", 10, SC_NS, 0.5, 5, SC_NS, true), link_("link"), driver_("driver") {
-        signals_.bind(link_, clk_);
-        driver_.clk(clk_);
-        driver_.s = &signals_;
-    }
+    SystemCLink() : ScHarness("link") {}
 
     void reset() override {
         // Both ends held in reset across the first two rising edges (5 and 15 ns), released at 20.
@@ -117,33 +99,6 @@ public:
         signals_.rst_tx_n.write(true);
         signals_.rst_rx_n.write(true);
     }
-
-    void step(const LinkInputs& in, Observation& out) override {
-        driver_.inputs = in;
-        driver_.sample = &out;
-        driver_.start.notify(SC_ZERO_TIME);
-        sc_start(10, SC_NS);
-        VerilatedContext* context = Verilated::defaultContextp();
-        if (!first_assertion_ && context->gotError()) {
-            first_assertion_ = cycle_;
-            context->assertOn(false);   // the first failure is the one that matters
-        }
-        ++cycle_;
-    }
-
-    std::string open_trace(const std::string&) override {
-        return "the SystemC harness writes no waves: rerun the failing command without --systemc for them";
-    }
-    std::string close_trace() override { return {}; }
-    std::optional<uint64_t> first_assertion_cycle() const override { return first_assertion_; }
-
-private:
-    sc_clock clk_;
-    LinkSignals signals_;
-    Vcredit_link link_;
-    CycleDriver driver_;
-    uint64_t cycle_ = 0;
-    std::optional<uint64_t> first_assertion_;
 };
 
 }  // namespace creditloop
