@@ -88,14 +88,17 @@ TEST_CASE("the regression lists every seed configuration and the random matrix",
     };
     REQUIRE(last_random(cases));
     CHECK(last_random(reseeded)->spec.stimulus.seed != last_random(cases)->spec.stimulus.seed);
-    int channel_cases = 0;
+    int channel_cases = 0, channel_systemc_cases = 0;
     for (size_t i = 0; i < cases.size(); ++i) {
         if (!cases[i].channels) continue;
         ++channel_cases;
+        if (cases[i].systemc) ++channel_systemc_cases;
         REQUIRE(reseeded[i].channels);
         CHECK(reseeded[i].channels->seed == 2);
     }
-    CHECK(channel_cases == 33);   // chi, pcie, ib, 4 with faults, 2 head-of-line, 8 random links, 6 + 10 seed rows on one channel
+    CHECK(channel_cases == 34);   // chi, pcie, ib, 4 with faults, 2 head-of-line, 8 random links, 6 + 10 seed rows on one
+                                  // channel, and pcie_drop_one again under SystemC
+    CHECK(channel_systemc_cases == 1);
     CHECK(channel_run_arguments(*cases.back().channels) != channel_run_arguments(*reseeded.back().channels));
 }
 
