@@ -1,5 +1,6 @@
 #include "channel_config.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace creditloop {
@@ -18,13 +19,29 @@ std::string ChannelLinkConfig::key() const {
     std::ostringstream k;
     k << "C" << channels.size() << "_L" << stages << (shared_pool ? "_SP" : "") << (shared_return ? "_SR" : "");
     if (recovery) k << "_R" << total_bits << "p" << resend_period;
+    if (sync_stages) k << "_S" << sync_stages;
+    if (free_delay) k << "_D" << free_delay;
     for (const auto& c : channels) {
         k << "_" << (c.split ? "s" : "p") << c.credits << "k" << c.batch << "u" << c.unit;
         if (c.split) k << "d" << c.data_credits << "k" << c.data_batch;
         if (c.full_rate) k << "F";
+        if (c.policy == ReturnPolicy::hybrid) k << "H" << (c.low < 0 ? c.batch : c.low) << "i" << c.idle;
+        if (c.timeout) k << "T" << c.timeout;
     }
     return k.str();
 }
+
+namespace {
+
+// A pool's return policy from the channel it serves (`batch`: the pool's K, for LOW's default).
+void set_policy(ChannelLayout& out, int pool, const ChannelSpec& spec, int batch) {
+    out.pool_hybrid[pool] = spec.policy == ReturnPolicy::hybrid;
+    out.pool_low[pool] = out.pool_hybrid[pool] ? (spec.low < 0 ? batch : spec.low) : 0;
+    out.pool_idle[pool] = out.pool_hybrid[pool] ? spec.idle : 1;
+    out.pool_timeout[pool] = spec.timeout;
+}
+
+}  // namespace
 
 ChannelLayout layout(const ChannelLinkConfig& config) {
     ChannelLayout out;
@@ -46,6 +63,7 @@ ChannelLayout layout(const ChannelLinkConfig& config) {
                 out.pool_batch[lane] = i == 0 ? spec.batch : spec.data_batch;
                 out.pool_channel[lane] = c;
                 out.pool_full_rate[lane] = spec.full_rate;
+                set_policy(out, lane, spec, out.pool_batch[lane]);
             }
         }
     }
@@ -56,6 +74,7 @@ ChannelLayout layout(const ChannelLinkConfig& config) {
         for (const auto& spec : config.channels) out.pool_credits[0] += spec.credits + (spec.split ? spec.data_credits : 0);
         out.pool_batch[0] = config.channels.empty() ? 1 : config.channels.front().batch;
         out.pool_channel[0] = -1;
+        if (!config.channels.empty()) set_policy(out, 0, config.channels.front(), out.pool_batch[0]);
         for (const auto& spec : config.channels) out.pool_full_rate[0] = out.pool_full_rate[0] || spec.full_rate;
     } else {
         out.pools = out.lanes;
@@ -95,6 +114,12 @@ std::optional<std::string> validate(const ChannelLinkConfig& config) {
         return bad(std::to_string(config.channels.size()) + " channels: at most " + std::to_string(kMaxChannels));
     if (config.stages < 1 || config.stages > 1024)
         return bad("L = " + std::to_string(config.stages) + ": need 1 <= L <= 1024");
+    if (config.sync_stages < 0 || config.sync_stages > kMaxSyncStages)
+        return bad("--sync = " + std::to_string(config.sync_stages) + ": need 0.." + std::to_string(kMaxSyncStages) +
+                   " synchroniser stages");
+    if (config.free_delay < 0 || config.free_delay > kMaxFreeDelay)
+        return bad("--free-delay = " + std::to_string(config.free_delay) + ": need 0.." + std::to_string(kMaxFreeDelay) +
+                   " cycles");
     int lanes = 0;
     for (const auto& c : config.channels) lanes += c.split ? 2 : 1;
     if (config.recovery) {
@@ -135,6 +160,17 @@ std::optional<std::string> validate(const ChannelLinkConfig& config) {
         }
         if (c.unit < 1 || c.unit > kMaxPacketBytes)
             return bad(who + "unit = " + std::to_string(c.unit) + ": a credit stands for 1 to 65535 bytes");
+        if (c.policy != ReturnPolicy::hybrid && (c.low != -1 || c.idle != kDefaultIdleCycles))
+            return bad(who + "low and idle tune the hybrid policy: add policy=hybrid");
+        const int fewest = c.split ? std::min(c.credits, c.data_credits) : c.credits;
+        if (c.low < -1 || c.low > fewest)
+            return bad(who + "low = " + std::to_string(c.low) + ": need 0 <= low <= " + std::to_string(fewest) +
+                       " (the credits of its smallest pool)");
+        if (c.idle < 1 || c.idle > kMaxIdleCycles)
+            return bad(who + "idle = " + std::to_string(c.idle) + ": need 1.." + std::to_string(kMaxIdleCycles) + " cycles");
+        if (c.timeout < 0 || c.timeout > kMaxFlushTimeout)
+            return bad(who + "timeout = " + std::to_string(c.timeout) + ": need 0 (none) .. " +
+                       std::to_string(kMaxFlushTimeout) + " cycles");
         const ChannelTraffic& t = c.traffic;
         if (t.min_bytes < 0 || t.max_bytes > kMaxPacketBytes || t.min_bytes > t.max_bytes)
             return bad(who + "bytes = " + std::to_string(t.min_bytes) + "-" + std::to_string(t.max_bytes) +
@@ -297,6 +333,15 @@ std::string apply_channel_text(ChannelSpec& channel, const std::string& text) {
         else if (key == "load") error = probability(channel.traffic.load);
         else if (key == "drain") error = probability(channel.traffic.drain);
         else if (key == "drain_every") error = number(channel.traffic.drain_every);
+        else if (key == "low") error = number(channel.low);
+        else if (key == "idle") error = number(channel.idle);
+        else if (key == "timeout") error = number(channel.timeout);
+        else if (key == "policy") {
+            if (value == "each") channel.policy = ReturnPolicy::batch, channel.batch = 1, channel.data_batch = 1;
+            else if (value == "batch") channel.policy = ReturnPolicy::batch;
+            else if (value == "hybrid") channel.policy = ReturnPolicy::hybrid;
+            else error = "--channel policy='" + value + "': each, batch or hybrid";
+        }
         else if (key == "full_rate") {
             int flag = 0;
             error = number(flag);
@@ -327,7 +372,8 @@ std::string apply_channel_text(ChannelSpec& channel, const std::string& text) {
             channel.traffic.max_bytes = hi;
         } else {
             return "--channel: unknown key '" + key +
-                   "' (known: name, credits, data, batch, data_batch, unit, bytes, load, drain, drain_every, full_rate)";
+                   "' (known: name, credits, data, batch, data_batch, unit, bytes, load, drain, drain_every, full_rate, "
+                   "policy, low, idle, timeout)";
         }
         if (!error.empty()) return error;
     }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "link_config.h"
+
 namespace creditloop {
 
 constexpr int kMaxChannels = 8;    // channel_link_observed's fixed port widths
@@ -36,6 +38,14 @@ struct ChannelSpec {
     int data_batch = 1;       // split: K of the data pool
     int unit = 1;             // bytes per credit and per flit
     bool full_rate = false;   // its pools must carry a flit every cycle: the RTL's sizing assertion
+    // Its pools' return policy (rtl/return_policy.sv), as the single link's --policy, --low, --idle
+    // and --timeout: batches of K, or seed 000's hybrid that also flushes when the return path was
+    // free `idle` cycles running or the sender may be down to `low` credits (-1: K); a credit waits
+    // at most `timeout` cycles for its batch (0: no limit).
+    ReturnPolicy policy = ReturnPolicy::batch;
+    int low = -1;
+    int idle = kDefaultIdleCycles;
+    int timeout = 0;
     ChannelTraffic traffic;
 };
 
@@ -50,6 +60,8 @@ struct ChannelLinkConfig {
     bool recovery = false;              // cumulative updates per pool (docs/recovery.md)
     int total_bits = 8;                 // their width: 2^n > 2 B_p for every pool
     int resend_period = 16;             // T: cycles between a pool's updates when it has nothing new
+    int sync_stages = 0;                // SYNC: synchroniser stages every return path adds
+    int free_delay = 0;                 // FREE_DELAY: cycles from a pop to its slot being freed
     std::vector<ChannelSpec> channels;
 
     // The verilated instance's key: the RTL parameters only (traffic is not in it).
@@ -68,6 +80,10 @@ struct ChannelLayout {
     std::array<int, kMaxPools> pool_batch{};        // K_p
     std::array<int, kMaxPools> pool_channel{};      // the channel a pool serves (-1: shared by all)
     std::array<bool, kMaxPools> pool_full_rate{};   // POOL_FULL_RATE
+    std::array<bool, kMaxPools> pool_hybrid{};      // POOL_POLICY
+    std::array<int, kMaxPools> pool_low{};          // POOL_LOW (a channel's -1 resolved to K_p)
+    std::array<int, kMaxPools> pool_idle{};         // POOL_IDLE
+    std::array<int, kMaxPools> pool_timeout{};      // POOL_TIMEOUT
 };
 ChannelLayout layout(const ChannelLinkConfig& config);
 
@@ -87,7 +103,8 @@ std::vector<std::string> channel_presets();
 std::optional<ChannelLinkConfig> channel_preset(const std::string& name);
 
 // Apply "key=value,key=value" to a channel (name, credits, data, batch, data_batch, unit, bytes
-// = N or MIN-MAX, load, drain, drain_every, full_rate = 0/1). "" or one error line.
+// = N or MIN-MAX, load, drain, drain_every, full_rate = 0/1, policy = each/batch/hybrid, low,
+// idle, timeout). "" or one error line.
 std::string apply_channel_text(ChannelSpec& channel, const std::string& text);
 
 const char* protocol_name(ChannelProtocol protocol);

@@ -4,32 +4,73 @@
 
 namespace creditloop {
 
+namespace {
+
+uint32_t count_mask(int credits) {   // $clog2(B + 1) bits
+    int bits = 1;
+    while ((1 << bits) < credits + 1) ++bits;
+    return (1u << bits) - 1u;
+}
+
+bool bit(uint32_t mask, int i) { return (mask >> i) & 1u; }
+
+}  // namespace
+
 ChannelModel::ChannelModel(const ChannelLinkConfig& config)
     : config_(config), layout_(creditloop::layout(config)),
       total_mask_(config.recovery ? (1u << config.total_bits) - 1u : 0u) {
+    for (int p = 0; p < layout_.pools; ++p) count_mask_[p] = count_mask(layout_.pool_credits[p]);
     reset();
 }
 
 void ChannelModel::reset() {
     cycle_ = 0;
+    reset_sender();
+    reset_receiver();
+}
+
+void ChannelModel::reset_sender() {
     credits_ = {};
     reserved_ = {};
+    accepted_total_ = {};
+    for (int p = 0; p < layout_.pools; ++p) credits_[p] = static_cast<uint32_t>(layout_.pool_credits[p]);
+    fwd_.assign(static_cast<size_t>(config_.stages), Flit{});
+    last_grant_ = layout_.channels - 1;   // channel 0 first
+    busy_ = false;
+    cur_channel_ = flits_left_ = next_flit_ = 0;
+    cur_tag_ = 0;
+}
+
+void ChannelModel::reset_receiver() {
     pending_ = {};
     waiting_ = {};
     released_total_ = {};
     sent_total_ = {};
     quiet_ = {};
-    accepted_total_ = {};
-    for (int p = 0; p < layout_.pools; ++p) credits_[p] = static_cast<uint32_t>(layout_.pool_credits[p]);
-    fwd_.assign(static_cast<size_t>(config_.stages), Flit{});
+    batch_age_ = {};
+    free_run_ = {};
     const size_t paths = config_.shared_return ? 1 : static_cast<size_t>(layout_.pools);
-    ret_.assign(paths, std::vector<Message>(static_cast<size_t>(config_.stages), Message{}));
+    ret_.assign(paths, std::vector<Message>(static_cast<size_t>(config_.stages + config_.sync_stages), Message{}));
     lanes_.assign(static_cast<size_t>(layout_.lanes), {});
-    last_grant_ = layout_.channels - 1;   // channel 0 first
+    freeing_.assign(static_cast<size_t>(layout_.lanes), std::vector<uint8_t>(static_cast<size_t>(config_.free_delay), 0));
     last_return_ = layout_.pools - 1;     // pool 0 first
-    busy_ = false;
-    cur_channel_ = flits_left_ = next_flit_ = 0;
-    cur_tag_ = 0;
+}
+
+// return_policy.sv: the timeout flushes a batch whose oldest credit has waited TIMEOUT cycles;
+// the hybrid flushes when the path was free IDLE cycles running, or when the credits the
+// receiver holds leave the sender LOW or fewer.
+bool ChannelModel::policy_flushes(int p, bool busy) const {
+    const uint32_t timeout = static_cast<uint32_t>(layout_.pool_timeout[p]);
+    if (timeout != 0 && pending_[p] != 0 && batch_age_[p] >= timeout) return true;
+    if (!layout_.pool_hybrid[p]) return false;
+    if (!busy && free_run_[p] == static_cast<uint32_t>(layout_.pool_idle[p] - 1)) return true;
+    const uint32_t credits = static_cast<uint32_t>(layout_.pool_credits[p]);
+    const uint32_t low = static_cast<uint32_t>(layout_.pool_low[p]);
+    if (low >= credits) return true;
+    uint32_t held = obs_.slots_freeing[p] + obs_.pending[p] + obs_.waiting[p];
+    for (int l = 0; l < layout_.lanes; ++l)
+        if (layout_.lane_pool[l] == p) held += obs_.occupancy[l];
+    return (held & count_mask_[p]) >= credits - low;
 }
 
 const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
@@ -38,6 +79,10 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     o.cycle = cycle_;
     o.fault_drop = in.fault_drop;
     o.fault_corrupt = in.fault_corrupt;
+    o.flush = in.flush;
+    o.return_busy = in.return_busy;
+    o.reset_tx = in.reset_tx;
+    o.reset_rx = in.reset_rx;
     const int pools = layout_.pools;
 
     // State at the start of the cycle.
@@ -47,7 +92,10 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
         o.pending[p] = pending_[p];
         o.waiting[p] = config_.recovery ? (released_total_[p] - sent_total_[p]) & total_mask_ : waiting_[p];
     }
-    for (int l = 0; l < layout_.lanes; ++l) o.occupancy[l] = static_cast<uint32_t>(lanes_[l].size());
+    for (int l = 0; l < layout_.lanes; ++l) {
+        o.occupancy[l] = static_cast<uint32_t>(lanes_[l].size());
+        for (uint8_t stage : freeing_[l]) o.slots_freeing[layout_.lane_pool[l]] += stage;
+    }
     for (const Flit& f : fwd_)
         if (f.valid) ++o.fwd_flits[layout_.lane_pool[f.lane]];
     if (config_.recovery) {
@@ -68,43 +116,44 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     accepted_ = 0;
     for (const auto& path : ret_) {
         const Message& m = path.back();
-        const uint32_t bit = 1u << m.pool;
-        const bool drop = in.fault_drop & bit;
-        const uint32_t add = (in.fault_corrupt & bit) ? in.fault_add : 0u;
+        const bool drop = bit(in.fault_drop, m.pool);
+        const uint32_t add = bit(in.fault_corrupt, m.pool) ? in.fault_add : 0u;
         if (!config_.recovery) {
-            if (m.count && !drop) o.credits_arriving[m.pool] += (m.count + add) & 0xFFFFu;
+            if (m.count && !drop) o.credits_arriving[m.pool] += (m.count + add) & count_mask_[m.pool];
             continue;
         }
         if (!m.valid || drop) continue;
         const uint32_t v = (m.total + add) & total_mask_;
         const uint32_t d = (v - accepted_total_[m.pool]) & total_mask_;
         if (static_cast<uint64_t>(credits_[m.pool]) + d <= static_cast<uint64_t>(layout_.pool_credits[m.pool])) {
-            accepted_ |= bit;
+            accepted_ |= 1u << m.pool;
             arriving_total_[m.pool] = v;
             o.credits_arriving[m.pool] = d;
         } else {
-            o.update_refused |= bit;
+            o.update_refused |= 1u << m.pool;
         }
     }
 
-    // Pop: each lane of a draining channel that holds a flit.
+    // Pop: each lane of a draining channel that holds a flit; its slot is freed now, or
+    // FREE_DELAY cycles later.
     std::array<uint32_t, kMaxPools> freed{};
     for (int l = 0; l < layout_.lanes; ++l) {
-        if (!((in.drain >> layout_.lane_channel[l]) & 1u) || lanes_[l].empty()) continue;
+        if (!freeing_[l].empty() && freeing_[l].back()) ++freed[layout_.lane_pool[l]];
+        if (!bit(in.drain, layout_.lane_channel[l]) || lanes_[l].empty()) continue;
         o.pop |= 1u << l;
         o.pop_payload[l] = lanes_[l].front();
-        ++freed[layout_.lane_pool[l]];
+        if (freeing_[l].empty()) ++freed[layout_.lane_pool[l]];
     }
     if (o.arrive) {
         const int l = last.lane;
-        if (!((o.pop >> l) & 1u) && o.occupancy[l] >= static_cast<uint32_t>(layout_.pool_credits[layout_.lane_pool[l]]))
+        if (!bit(o.pop, l) && o.occupancy[l] >= static_cast<uint32_t>(layout_.pool_credits[layout_.lane_pool[l]]))
             o.overflow |= 1u << l;
     }
 
     // Eligible: a head packet and every credit it needs.
     std::array<std::array<uint32_t, kMaxPools>, kMaxChannels> need{};
     for (int c = 0; c < layout_.channels; ++c) {
-        if (!((in.have >> c) & 1u)) continue;
+        if (!bit(in.have, c)) continue;
         const ChannelSpec& spec = config_.channels[c];
         const PacketCost cost = packet_cost(spec, static_cast<int>(in.bytes[c]));
         const int lane = layout_.channel_lane[c];
@@ -125,7 +174,7 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     } else {
         for (int i = 1; i <= layout_.channels; ++i) {
             const int c = (last_grant_ + i) % layout_.channels;
-            if (!((o.eligible >> c) & 1u)) continue;
+            if (!bit(o.eligible, c)) continue;
             granted_ = c;
             grant_cost_ = packet_cost(config_.channels[c], static_cast<int>(in.bytes[c]));
             cur_tag_ = in.tag[c];
@@ -141,47 +190,51 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
         o.send_payload = sent_.payload;
     }
 
-    // Return: batches of K per pool, then the pool's own return path or the shared one.
+    // Return, per pool: the flush input or the policy, then batches of K; the pool's own return
+    // path or the shared one, held while reverse traffic has it.
+    const bool shared_busy = bit(in.return_busy, 0);
     for (int p = 0; p < pools; ++p) {
+        const bool busy = config_.shared_return ? shared_busy : bit(in.return_busy, p);
         const uint32_t total = pending_[p] + freed[p];
-        released_[p] = total >= static_cast<uint32_t>(layout_.pool_batch[p]) ? total : 0;
+        const bool flush = bit(in.flush, p) || policy_flushes(p, busy);
+        if (flush) o.policy_flush |= 1u << p;
+        released_[p] = flush || total >= static_cast<uint32_t>(layout_.pool_batch[p]) ? total : 0;
     }
     returned_pool_ = -1;
-    if (config_.recovery) {
-        // Each pool tells its running total when it has new credits, and again every T cycles.
-        uint32_t wanted = 0;
-        for (int p = 0; p < pools; ++p) {
+    uint32_t owes = 0;   // pools with something to send
+    for (int p = 0; p < pools; ++p) {
+        if (config_.recovery) {
+            // Each pool tells its running total when it has new credits, and again every T cycles.
             next_released_total_[p] = (released_total_[p] + released_[p]) & total_mask_;
             if (next_released_total_[p] != sent_total_[p] || quiet_[p] == static_cast<uint32_t>(config_.resend_period - 1))
-                wanted |= 1u << p;
+                owes |= 1u << p;
+        } else if (waiting_[p] + released_[p] != 0) {
+            owes |= 1u << p;
         }
-        if (config_.shared_return) {
-            for (int i = 1; i <= pools; ++i) {
-                const int p = (last_return_ + i) % pools;
-                if (!((wanted >> p) & 1u)) continue;
-                returned_pool_ = p;
-                o.return_message = 1u << p;
-                break;
-            }
-        } else {
-            o.return_message = wanted;
-        }
-        for (int p = 0; p < pools; ++p)
-            if ((o.return_message >> p) & 1u) o.credits_returned[p] = (next_released_total_[p] - sent_total_[p]) & total_mask_;
-    } else if (config_.shared_return) {
-        for (int i = 1; i <= pools; ++i) {
+    }
+    uint32_t path_free = 0;   // pools whose message may enter its path this cycle
+    if (config_.shared_return) {
+        for (int i = 1; i <= pools && !shared_busy; ++i) {
             const int p = (last_return_ + i) % pools;
-            if (waiting_[p] + released_[p] == 0) continue;
+            if (!bit(owes, p)) continue;
             returned_pool_ = p;
-            o.credits_returned[p] = waiting_[p] + released_[p];
+            path_free = 1u << p;
             break;
         }
     } else {
-        for (int p = 0; p < pools; ++p) o.credits_returned[p] = released_[p];
+        path_free = ~in.return_busy;
     }
-    if (!config_.recovery)
-        for (int p = 0; p < pools; ++p)
+    for (int p = 0; p < pools; ++p) {
+        if (!bit(path_free, p)) continue;
+        if (config_.recovery) {
+            if (!bit(owes, p)) continue;
+            o.return_message |= 1u << p;
+            o.credits_returned[p] = (next_released_total_[p] - sent_total_[p]) & total_mask_;
+        } else {
+            o.credits_returned[p] = waiting_[p] + released_[p];
             if (o.credits_returned[p]) o.return_message |= 1u << p;
+        }
+    }
     freed_ = freed;
     return o;
 }
@@ -193,25 +246,36 @@ void ChannelModel::update() {
         credits_[p] = credits_[p] - taken_[p] + o.credits_arriving[p];
         reserved_[p] += taken_[p];
         const uint32_t total = pending_[p] + freed_[p];
-        pending_[p] = released_[p] ? 0 : total;
+        pending_[p] = total - released_[p];
         if (config_.recovery) {
             released_total_[p] = next_released_total_[p];
-            if ((o.return_message >> p) & 1u) {
+            if (bit(o.return_message, p)) {
                 sent_total_[p] = next_released_total_[p];
                 quiet_[p] = 0;
             } else {
                 quiet_[p] = std::min(quiet_[p] + 1, static_cast<uint32_t>(config_.resend_period - 1));
             }
-            if ((accepted_ >> p) & 1u) accepted_total_[p] = arriving_total_[p];
-        } else if (config_.shared_return) {
+            if (bit(accepted_, p)) accepted_total_[p] = arriving_total_[p];
+        } else {
             waiting_[p] = waiting_[p] + released_[p] - o.credits_returned[p];
         }
+        // The policy's timers (return_policy.sv).
+        const uint32_t timeout = static_cast<uint32_t>(layout_.pool_timeout[p]);
+        batch_age_[p] = pending_[p] == 0 ? 0u : std::min(batch_age_[p] + 1, timeout + 1);
+        const bool busy = bit(o.return_busy, config_.shared_return ? 0 : p);
+        free_run_[p] = busy ? 0u : std::min(free_run_[p] + 1, static_cast<uint32_t>(layout_.pool_idle[p] - 1));
     }
     if (sent_.valid) --reserved_[layout_.lane_pool[sent_.lane]];
 
-    // Receiver lanes: pops leave the front, the arriving flit joins the back.
-    for (int l = 0; l < layout_.lanes; ++l)
-        if ((o.pop >> l) & 1u) lanes_[l].pop_front();
+    // Receiver lanes: pops leave the front (into the late-free line), the arriving flit joins the back.
+    for (int l = 0; l < layout_.lanes; ++l) {
+        auto& line = freeing_[l];
+        if (!line.empty()) {
+            std::rotate(line.rbegin(), line.rbegin() + 1, line.rend());
+            line.front() = bit(o.pop, l);
+        }
+        if (bit(o.pop, l)) lanes_[l].pop_front();
+    }
     if (o.arrive && !o.overflow) lanes_[fwd_.back().lane].push_back(fwd_.back().payload);
 
     // Pipelines move one stage.
@@ -222,7 +286,7 @@ void ChannelModel::update() {
         for (size_t i = stages.size() - 1; i > 0; --i) stages[i] = stages[i - 1];
         if (config_.recovery) {
             const int p = config_.shared_return ? returned_pool_ : static_cast<int>(path);
-            stages[0] = p >= 0 && ((o.return_message >> p) & 1u) ? Message{p, 0, true, next_released_total_[p]} : Message{};
+            stages[0] = p >= 0 && bit(o.return_message, p) ? Message{p, 0, true, next_released_total_[p]} : Message{};
         } else if (config_.shared_return) {
             stages[0] = returned_pool_ >= 0 ? Message{returned_pool_, o.credits_returned[returned_pool_]} : Message{};
         } else {
@@ -243,6 +307,10 @@ void ChannelModel::update() {
         busy_ = flits_left_ > 0;
     }
     if (returned_pool_ >= 0) last_return_ = returned_pool_;
+
+    // A reset asserted in this cycle wins over the edge, one end at a time (rst_tx_n, rst_rx_n).
+    if (o.reset_tx) reset_sender();
+    if (o.reset_rx) reset_receiver();
     ++cycle_;
 }
 

@@ -1,11 +1,12 @@
 // The golden model of the multi-channel link (docs/channels.md), cycle for cycle: N channels
-// share one forward link, one flit per cycle; each pool has its own counter, slots, batching
-// and return; a round-robin arbiter grants the first channel (after the one granted last) whose
-// head packet has every credit it needs. With one channel, one-flit packets and unit credits it
-// is CreditLoopModel's link (batches of K, nothing else).
+// share one forward link, one flit per cycle; each pool has its own counter, slots, return policy,
+// batching and return; a round-robin arbiter grants the first channel (after the one granted
+// last) whose head packet has every credit it needs. With one channel, one-flit packets and unit
+// credits it is CreditLoopModel's link, every feature included: the policies, flush, reverse
+// traffic, SYNC, FREE_DELAY, one-sided resets, faults and recovery.
 //
 // As CreditLoopModel: evaluate() computes this cycle's events from the state and the inputs,
-// update() is the rising edge.
+// update() is the rising edge (and then the resets the inputs ask for, one end at a time).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,10 @@ public:
     const ChannelLayout& layout() const { return layout_; }
 
 private:
+    void reset_sender();     // rst_tx_n: the counters, the arbiter, the packet in progress, the forward link
+    void reset_receiver();   // rst_rx_n: the lanes, the late frees, the return logic and the return paths
+    bool policy_flushes(int pool, bool busy) const;   // the pool's timeout or hybrid flushes this cycle
+
     struct Flit {
         bool valid = false;
         int lane = 0;
@@ -49,10 +54,15 @@ private:
     std::array<uint32_t, kMaxPools> credits_{}, reserved_{}, pending_{}, waiting_{};
     // Recovery (docs/recovery.md), per pool: released total CR, last sent CS, quiet cycles, accepted R.
     std::array<uint32_t, kMaxPools> released_total_{}, sent_total_{}, quiet_{}, accepted_total_{};
+    // The return policy, per pool: cycles the oldest pending credit has waited (timeout), cycles
+    // its path has been free before this one, up to IDLE - 1 (hybrid).
+    std::array<uint32_t, kMaxPools> batch_age_{}, free_run_{};
+    std::array<uint32_t, kMaxPools> count_mask_{};   // a count's width in the RTL, $clog2(B_p + 1) bits
     uint32_t total_mask_ = 0;
     std::vector<Flit> fwd_;                          // stage 0 first
-    std::vector<std::vector<Message>> ret_;          // per return path (one shared, or one per pool), stage 0 first
+    std::vector<std::vector<Message>> ret_;          // per return path (one shared, or one per pool), L + SYNC stages, stage 0 first
     std::vector<std::deque<uint32_t>> lanes_;
+    std::vector<std::vector<uint8_t>> freeing_;      // per lane, FREE_DELAY stages of pops, stage 0 first
     int last_grant_ = 0;                             // round-robin: the channel granted last
     int last_return_ = 0;                            // the pool the shared path served last
     // The packet in progress: its channel, flits still to send, the next flit's index, its tag.
@@ -67,6 +77,7 @@ private:
     std::array<uint32_t, kMaxPools> taken_{}, released_{}, freed_{};
     std::array<uint32_t, kMaxPools> next_released_total_{}, arriving_total_{};
     uint32_t accepted_ = 0;                          // mask: pools whose arriving update is accepted
+    uint32_t path_busy_ = 0;                         // mask: pools whose message may not enter its path this cycle
     Flit sent_;
     int granted_ = -1;
     PacketCost grant_cost_;

@@ -3,7 +3,7 @@
 namespace creditloop {
 
 uint64_t pool_total(const ChannelObservation& o, const ChannelLayout& layout, int pool) {
-    uint64_t total = uint64_t{o.credits[pool]} + o.reserved[pool] + o.fwd_flits[pool] + o.pending[pool] +
+    uint64_t total = uint64_t{o.credits[pool]} + o.reserved[pool] + o.fwd_flits[pool] + o.slots_freeing[pool] + o.pending[pool] +
                      o.waiting[pool] + o.return_flight[pool];
     for (int l = 0; l < layout.lanes; ++l)
         if (layout.lane_pool[l] == pool) total += o.occupancy[l];
@@ -14,6 +14,7 @@ int signal_entries(ChannelShape shape, const ChannelLayout& layout) {
     switch (shape) {
     case ChannelShape::lane: return layout.lanes;
     case ChannelShape::pool: return layout.pools;
+    case ChannelShape::channel: return layout.channels;
     default: return 1;
     }
 }

@@ -11,22 +11,16 @@
 
 namespace creditloop {
 
-struct ChannelInputs {
-    uint32_t have = 0;                          // mask: channel c presents a head packet
-    std::array<uint32_t, kMaxChannels> bytes{}; // its size
-    std::array<uint32_t, kMaxChannels> tag{};   // its tag (flit i carries tag + i)
-    uint32_t drain = 0;                         // mask: channel c's consumer takes a flit per lane
-    uint32_t fault_drop = 0;                    // mask: the message arriving for pool p is lost
-    uint32_t fault_corrupt = 0;                 // mask: ... or made larger by fault_add
-    uint32_t fault_add = 0;
-};
-
-enum class ChannelShape : uint8_t { scalar, channel_bits, lane_bits, pool_bits, lane, pool };
+enum class ChannelShape : uint8_t { scalar, channel_bits, lane_bits, pool_bits, channel, lane, pool };
 
 namespace channel_detail {
 template <ChannelShape S>
 struct Storage {
     using type = uint32_t;
+};
+template <>
+struct Storage<ChannelShape::channel> {
+    using type = std::array<uint32_t, kMaxChannels>;
 };
 template <>
 struct Storage<ChannelShape::lane> {
@@ -38,11 +32,54 @@ struct Storage<ChannelShape::pool> {
 };
 }  // namespace channel_detail
 
+struct ChannelInputs {
+#define CREDITLOOP_CHANNEL_INPUT(field, shape, width) channel_detail::Storage<ChannelShape::shape>::type field{};
+#include "channel_inputs.def"
+    bool reset_tx = false;   // the sender end is reset at the edge that ends this cycle (rst_tx_n)
+    bool reset_rx = false;   // the receiver end likewise (rst_rx_n); both: a reset of the link
+};
+
+enum class ChannelInput : uint8_t {
+#define CREDITLOOP_CHANNEL_INPUT(field, shape, width) field,
+#include "channel_inputs.def"
+};
+
+struct ChannelInputInfo {
+    ChannelInput input;
+    const char* field;
+    ChannelShape shape;
+    int width;
+};
+
+inline constexpr ChannelInputInfo kChannelInputs[] = {
+#define CREDITLOOP_CHANNEL_INPUT(field, shape, width) {ChannelInput::field, #field, ChannelShape::shape, width},
+#include "channel_inputs.def"
+};
+
+// Bits of a port of this shape in the fixed-width testbench top (8 channels, 16 lanes, 16 pools).
+constexpr int port_width(ChannelShape shape, int width) {
+    switch (shape) {
+    case ChannelShape::channel_bits: return kMaxChannels;
+    case ChannelShape::lane_bits: return kMaxLanes;
+    case ChannelShape::pool_bits: return kMaxPools;
+    case ChannelShape::channel: return kMaxChannels * width;
+    case ChannelShape::lane: return kMaxLanes * width;
+    case ChannelShape::pool: return kMaxPools * width;
+    case ChannelShape::scalar: break;
+    }
+    return width;
+}
+
 struct ChannelObservation {
     uint64_t cycle = 0;
-    // The faults injected this cycle (echoed inputs, not RTL signals): masks of pools.
+    // The environment's inputs this cycle (echoed, not RTL signals): masks of pools (return
+    // paths for return_busy), and the resets at the edge that ends the cycle.
     uint32_t fault_drop = 0;
     uint32_t fault_corrupt = 0;
+    uint32_t flush = 0;
+    uint32_t return_busy = 0;
+    bool reset_tx = false;
+    bool reset_rx = false;
 #define CREDITLOOP_CHANNEL_SIGNAL(field, shape, width) \
     channel_detail::Storage<ChannelShape::shape>::type field{};
 #include "channel_signals.def"

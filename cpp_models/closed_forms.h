@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "channel_config.h"
 #include "link_config.h"
 
 namespace creditloop {
@@ -36,6 +37,9 @@ inline double batched_throughput_estimate(int buffer_slots, int round_trip, int 
 
 // The round trip of a whole configuration: a late free holds each credit FREE_DELAY cycles more.
 inline int round_trip_cycles(const LinkConfig& config) {
+    return round_trip_cycles(config.stages, config.sync_stages) + config.free_delay;
+}
+inline int round_trip_cycles(const ChannelLinkConfig& config) {
     return round_trip_cycles(config.stages, config.sync_stages) + config.free_delay;
 }
 

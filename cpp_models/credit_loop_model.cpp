@@ -135,7 +135,10 @@ bool CreditLoopModel::policy_flushes(bool return_busy) const {
     const bool idle = !return_busy && free_run_ == static_cast<uint32_t>(config_.idle_cycles - 1);
     // The receiver's bound on the sender's credits: every credit it holds is not at the sender.
     const uint32_t waiting = config_.recovery ? (released_total_ - sent_total_) & total_mask_ : waiting_;
-    const uint32_t held = occupancy_ + slots_freeing_ + pending_ + waiting;
+    // In the RTL's count width: more than B held (credits made by a one-sided reset or a fault)
+    // wraps, as return_policy's `held` input does.
+    const uint32_t count_mask = (1u << signal_bits(WidthRule::count, config_)) - 1u;
+    const uint32_t held = (occupancy_ + slots_freeing_ + pending_ + waiting) & count_mask;
     const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
     const bool sender_low = held >= slots - static_cast<uint32_t>(config_.low_credits);
     return idle || sender_low;

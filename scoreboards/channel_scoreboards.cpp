@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "closed_forms.h"
+
 namespace creditloop {
 
 std::string lane_name(const ChannelLinkConfig& config, const ChannelLayout& layout, int lane) {
@@ -75,16 +77,47 @@ void ChannelConservation::step(const ChannelObservation& o) {
         if ((o.overflow >> l) & 1u)
             record({o.cycle, "conservation.overflow", channel_signal_name(config_, layout_, ChannelSignal::overflow, l),
                     "0", "1", "a flit arrived at lane " + lane_name(config_, layout_, l) + " with every slot full"});
+    if (o.reset_tx != o.reset_rx) one_sided_reset(o);
     dropped_before_ = o.fault_drop;
     corrupted_before_ = o.fault_corrupt;
     fault_cycle_ = o.cycle;
 }
 
+// What each end of a pool holds after this cycle's edge, had there been no reset (a send and a
+// pop move a credit within one end, so only the crossings count), as the single link's
+// conservation scoreboard reckons it: the reset end restarts empty (the sender with B_p credits),
+// the other keeps what it holds.
+void ChannelConservation::one_sided_reset(const ChannelObservation& o) {
+    for (int p = 0; p < layout_.pools; ++p) {
+        const uint64_t grant = static_cast<uint64_t>(layout_.pool_credits[p]);
+        const bool arriving = o.arrive && o.arrive_lane < static_cast<uint32_t>(layout_.lanes) &&
+                              layout_.lane_pool[o.arrive_lane] == p;
+        const bool joined = arriving && !((o.overflow >> o.arrive_lane) & 1u);
+        uint64_t lanes = 0;
+        for (int l = 0; l < layout_.lanes; ++l)
+            if (layout_.lane_pool[l] == p) lanes += o.occupancy[l];
+        const uint64_t sender_end = uint64_t{o.credits[p]} + o.reserved[p] + o.credits_arriving[p] + o.fwd_flits[p] -
+                                    (arriving ? 1u : 0u);
+        const uint64_t receiver_end = lanes + (joined ? 1u : 0u) + o.slots_freeing[p] + o.pending[p] + o.waiting[p] +
+                                      o.return_flight[p] - o.credits_arriving[p];
+        const uint64_t after = o.reset_tx ? grant + receiver_end : sender_end;
+        if (after == grant) continue;   // nothing of the pool was away from the reset end: harmless
+        const uint64_t away = after > grant ? after - grant : grant - after;
+        record({o.cycle, "conservation.one_sided_reset", o.reset_tx ? "link.reset_tx" : "link.reset_rx",
+                std::to_string(grant), std::to_string(after),
+                fmt::format("pool {}: {} was reset alone: {} {}{}", pool_name(config_, layout_, p),
+                            o.reset_tx ? "the sender end" : "the receiver end", counted(away, "credit"),
+                            after > grant ? "created" : "lost",
+                            o.reset_tx ? " (the sender counts B again while credits are still at the receiver)"
+                                       : " (the receiver forgot the credits it held)")});
+    }
+}
+
 // ---- starvation
 
 ChannelStarvation::ChannelStarvation(const ChannelLinkConfig& config)
-    : config_(config), layout_(layout(config)), messages_(static_cast<size_t>(config.stages), 0u) {
-    const int rtt = 2 * config.stages + 2;
+    : config_(config), layout_(layout(config)), messages_(static_cast<size_t>(config.stages + config.sync_stages), 0u) {
+    const int rtt = round_trip_cycles(config);
     for (int p = 0; p < layout_.pools; ++p)
         bound_[p] = static_cast<uint64_t>(2 * (rtt + layout_.pool_batch[p] - 1) + (config.recovery ? config.resend_period : 0));
 }
@@ -103,10 +136,10 @@ void ChannelStarvation::step(const ChannelObservation& o) {
                         "0", "1", "pool " + pool_name(config_, layout_, p) + " refused an update no injected fault explains"});
             }
         }
-        uint64_t held = uint64_t{o.credits[p]} + o.reserved[p] + o.fwd_flits[p] + o.waiting[p];
+        uint64_t held = uint64_t{o.credits[p]} + o.reserved[p] + o.fwd_flits[p] + o.slots_freeing[p] + o.waiting[p];
         for (int l = 0; l < layout_.lanes; ++l)
             if (layout_.lane_pool[l] == p) held += o.occupancy[l];
-        if (held != 0 || (in_flight & bit)) {
+        if (held != 0 || (in_flight & bit) || o.reset_tx || o.reset_rx) {
             run_[p] = 0;
             continue;
         }
@@ -122,6 +155,7 @@ void ChannelStarvation::step(const ChannelObservation& o) {
     }
     messages_.pop_front();
     messages_.push_back(o.return_message);
+    if (o.reset_rx) std::fill(messages_.begin(), messages_.end(), 0u);   // the return paths are emptied
 }
 
 // ---- data
@@ -161,6 +195,10 @@ void ChannelData::step(const ChannelObservation& o) {
             sent_[lane].push_back(o.send_payload);
         }
     }
+    // Resetting both ends discards every flit in the link, as it should; a one-sided reset loses
+    // flits and is left to show as data.order.
+    if (o.reset_tx && o.reset_rx)
+        for (auto& lane : sent_) lane.clear();
 }
 
 // ---- fairness
@@ -177,7 +215,8 @@ void ChannelFairness::step(const ChannelObservation& o) {
                 fmt::format("{:#x}", o.grant), "the arbiter granted a channel without its packet's credits"});
     }
     const bool in_progress = o.send && o.grant == 0;
-    if (in_progress) return;   // no arbitration this cycle
+    if (o.reset_tx) waited_ = {};   // the arbiter starts again from channel 0
+    if (in_progress || o.reset_tx) return;   // no arbitration this cycle (or it is undone)
     if (o.grant == 0 && eligible != 0)
         record({o.cycle, "fairness.idle", "link.grant", fmt::format("one of {:#x}", eligible), "0",
                 "the link was free and a channel had its credits, but nothing was granted"});
@@ -230,7 +269,7 @@ double ChannelSizing::measured_round_trip(int p) const {
 
 void ChannelSizing::finish() {
     if (window_cycles_ == 0) return;
-    const int rtt = 2 * config_.stages + 2;
+    const int rtt = round_trip_cycles(config_);
     for (int p = 0; p < layout_.pools; ++p) {
         // B credits, each used at most once per round trip; B flits of slack for the window's edges
         // (the credits already out when it opens).

@@ -3,12 +3,14 @@
 //
 // Checks (Violation::check):
 //   conservation.pool        a pool's total (credits + reserved + forward flits + its lanes'
-//                            occupancy + pending + waiting + on the return path) differs from its
+//                            occupancy + slots freeing + pending + waiting + on the return path) differs from its
 //                            B. Recorded when it first goes wrong and at every later change. When
 //                            one pool is short and another over by the same count in the same
 //                            cycle, the detail says a credit went to the wrong pool.
 //   conservation.grant       a pool's counter above its B (once per excursion).
 //   conservation.overflow    a flit arrived at a full lane.
+//   conservation.one_sided_reset   one end was reset while credits of a pool were away from it:
+//                            the credits it held are lost (receiver) or counted twice (sender).
 //   data.order               a lane popped a flit other than the next one sent to it.
 //   data.phantom             a lane popped with nothing sent to it.
 //   data.cross_channel       a flit of one channel was sent to, or popped from, another's lane.
@@ -62,6 +64,8 @@ public:
     void step(const ChannelObservation& obs) override;
 
 private:
+    void one_sided_reset(const ChannelObservation& obs);
+
     ChannelLinkConfig config_;
     ChannelLayout layout_;
     std::array<uint64_t, kMaxPools> last_total_{};

@@ -5,19 +5,22 @@
 // list (cpp_models/channel_signals.def) serves every configuration. Entries beyond NCH, NLANE and
 // NPOOL are 0; input entries beyond NCH are ignored.
 //
-// Parameters: those of channel_link, passed down unchanged (see its header for their encoding),
-// RECOVERY, TOTAL_BITS and RESEND included.
-// Ports: inputs and the functional outputs as channel_link's; the fault inputs fault_drop[p] and
-// fault_corrupt[p] are one bit per pool (16 bits, the low NPOOL used) and fault_add one 16-bit
-// amount (docs/recovery.md, "On the multi-channel link"); then, with the timing of
+// Parameters: those of credit_link, passed down unchanged (see its header for their encoding):
+// the layout, SYNC, FREE_DELAY, the per-pool return policies, RECOVERY, TOTAL_BITS and RESEND.
+// Ports: inputs and the functional outputs as credit_link's; the per-pool inputs flush[p],
+// fault_drop[p] and fault_corrupt[p] and the per-path return_busy[r] are 16 bits (the low NPOOL,
+// or 1 on a shared return path, used), fault_add one 16-bit amount (docs/recovery.md, "On the
+// multi-channel link"); the resets rst_tx_n and rst_rx_n one per end; then, with the timing of
 // channel_link's header (counts at the start of the cycle, events this cycle):
 //   arrive, arrive_lane     the flit leaving the last forward stage, and its lane.
 //   occupancy[l*16 +: 16]   flits lane l holds; overflow[l] a flit arrives at a full lane.
 //   return_message[p]       a message for pool p enters the return path (a non-zero count without
 //                           recovery, an update with it); update_refused[p] an update arriving for
 //                           pool p is refused by the credit limit (0 without recovery).
+//   policy_flush[p]         pool p's batch is flushed this cycle (the flush input or its policy).
 //   per pool p, [p*16 +: 16]: credits, reserved, fwd_flits (flits on the forward link whose lane
-//   is in pool p), pending, waiting, return_flight (the pool's credits in its return stages),
+//   is in pool p), slots_freeing (popped, not freed yet), pending, waiting, return_flight (the
+//   pool's credits in its return stages),
 //   credits_arriving, credits_returned. With recovery waiting = CR_p - CS_p, return_flight =
 //   CS_p - R_p, credits_returned = CR'_p - CS_p when pool p's update is sent and credits_arriving =
 //   d when an update is accepted.
@@ -28,6 +31,8 @@ module channel_link_observed #(
   parameter int NLANE = 1,
   parameter int NPOOL = 1,
   parameter int L = 4,
+  parameter int SYNC = 0,
+  parameter int FREE_DELAY = 0,
   parameter int SHARED_RET = 0,
   parameter logic [8*8-1:0]   CH_LANE = '0,
   parameter logic [7:0]       CH_SPLIT = '0,
@@ -37,18 +42,25 @@ module channel_link_observed #(
   parameter logic [16*16-1:0] POOL_B = {16{16'd12}},
   parameter logic [16*16-1:0] POOL_K = {16{16'd1}},
   parameter logic [15:0]      POOL_FULL_RATE = '0,
+  parameter logic [15:0]      POOL_POLICY = '0,
+  parameter logic [16*16-1:0] POOL_LOW = '0,
+  parameter logic [16*16-1:0] POOL_IDLE = {16{16'd1}},
+  parameter logic [16*16-1:0] POOL_TIMEOUT = '0,
   parameter int RECOVERY = 0,
   parameter int TOTAL_BITS = 8,
   parameter int RESEND = 16
 ) (
   input  logic           clk,
-  input  logic           rst_n,
+  input  logic           rst_tx_n,
+  input  logic           rst_rx_n,
   // Fixed widths: the entries past NCH are not used by this configuration.
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [7:0]     have,
   input  logic [127:0]   bytes,
   input  logic [255:0]   tag,
   input  logic [7:0]     drain,
+  input  logic [15:0]    flush,
+  input  logic [15:0]    return_busy,
   input  logic [15:0]    fault_drop,
   input  logic [15:0]    fault_corrupt,
   input  logic [15:0]    fault_add,
@@ -67,35 +79,40 @@ module channel_link_observed #(
   // per pool, one bit each
   output logic [15:0]    return_message,
   output logic [15:0]    update_refused,
+  output logic [15:0]    policy_flush,
   // per pool, 16 bits each
   output logic [255:0]   credits,
   output logic [255:0]   reserved,
   output logic [255:0]   fwd_flits,
+  output logic [255:0]   slots_freeing,
   output logic [255:0]   pending,
   output logic [255:0]   waiting,
   output logic [255:0]   return_flight,
   output logic [255:0]   credits_arriving,
   output logic [255:0]   credits_returned
 );
+  localparam int NRET = (SHARED_RET == 1) ? 1 : NPOOL;
   logic [NCH-1:0]      grant_n, eligible_n;
   logic [NLANE-1:0]    pop_n;
   logic [NLANE*32-1:0] pop_payload_n;
 
   credit_link #(
-    .NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .W(32), .MULTI_CREDIT(1), .SHARED_RET(SHARED_RET),
+    .NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .W(32), .SYNC(SYNC), .FREE_DELAY(FREE_DELAY),
+    .MULTI_CREDIT(1), .SHARED_RET(SHARED_RET),
     .CH_LANE(CH_LANE), .CH_SPLIT(CH_SPLIT), .CH_UNIT(CH_UNIT), .LANE_CH(LANE_CH), .LANE_POOL(LANE_POOL),
     .POOL_B(POOL_B), .POOL_K(POOL_K), .POOL_FULL_RATE(POOL_FULL_RATE),
+    .POOL_POLICY(POOL_POLICY), .POOL_LOW(POOL_LOW), .POOL_IDLE(POOL_IDLE), .POOL_TIMEOUT(POOL_TIMEOUT),
     .RECOVERY(RECOVERY), .TOTAL_BITS(TOTAL_BITS), .RESEND(RESEND)
   ) dut (
     .clk,
-    .rst_tx_n     (rst_n),
-    .rst_rx_n     (rst_n),
+    .rst_tx_n,
+    .rst_rx_n,
     .have         (have[NCH-1:0]),
     .bytes        (bytes[NCH*16-1:0]),
     .tag          (tag[NCH*32-1:0]),
     .drain        (drain[NCH-1:0]),
-    .flush        ('0),
-    .return_busy  ('0),
+    .flush        (flush[NPOOL-1:0]),
+    .return_busy  (return_busy[NRET-1:0]),
     .fault_drop   (fault_drop[NPOOL-1:0]),
     .fault_corrupt(fault_corrupt[NPOOL-1:0]),
     .fault_add,
@@ -118,9 +135,11 @@ module channel_link_observed #(
   assign overflow         = 16'(dut.overflow);
   assign return_message   = 16'(dut.return_message);
   assign update_refused   = 16'(dut.update_refused);
+  assign policy_flush     = 16'(dut.policy_flush);
   assign credits          = 256'(dut.credits);
   assign reserved         = 256'(dut.reserved);
   assign fwd_flits        = 256'(dut.fwd_flits);
+  assign slots_freeing    = 256'(dut.slots_freeing);
   assign pending          = 256'(dut.pending_returns);
   assign waiting          = 256'(dut.return_waiting);
   assign return_flight    = 256'(dut.return_flight);

@@ -8,27 +8,9 @@ namespace creditloop {
 
 const std::vector<ChannelPort>& channel_ports() {
     static const std::vector<ChannelPort> ports = [] {
-        std::vector<ChannelPort> all = {{"clk", true, 1},
-                                        {"rst_n", true, 1},
-                                        {"have", true, kMaxChannels},
-                                        {"bytes", true, kMaxChannels * 16},
-                                        {"tag", true, kMaxChannels * 32},
-                                        {"drain", true, kMaxChannels},
-                                        {"fault_drop", true, kMaxPools},
-                                        {"fault_corrupt", true, kMaxPools},
-                                        {"fault_add", true, 16}};
-        for (const ChannelSignalInfo& s : kChannelSignals) {
-            int width = s.width;
-            switch (s.shape) {
-            case ChannelShape::channel_bits: width = kMaxChannels; break;
-            case ChannelShape::lane_bits: width = kMaxLanes; break;
-            case ChannelShape::pool_bits: width = kMaxPools; break;
-            case ChannelShape::lane: width = kMaxLanes * s.width; break;
-            case ChannelShape::pool: width = kMaxPools * s.width; break;
-            case ChannelShape::scalar: break;
-            }
-            all.push_back({s.field, false, width});
-        }
+        std::vector<ChannelPort> all = {{"clk", true, 1}, {"rst_tx_n", true, 1}, {"rst_rx_n", true, 1}};
+        for (const ChannelInputInfo& s : kChannelInputs) all.push_back({s.field, true, port_width(s.shape, s.width)});
+        for (const ChannelSignalInfo& s : kChannelSignals) all.push_back({s.field, false, port_width(s.shape, s.width)});
         return all;
     }();
     return ports;
@@ -60,7 +42,18 @@ std::string channel_parameters(const ChannelLinkConfig& config) {
       << packed(l.channel_unit, l.channels, 16) << "),\n      .LANE_CH(" << packed(l.lane_channel, l.lanes, 8)
       << "),\n      .LANE_POOL(" << packed(l.lane_pool, l.lanes, 8) << "),\n      .POOL_B("
       << packed(l.pool_credits, l.pools, 16) << "),\n      .POOL_K(" << packed(l.pool_batch, l.pools, 16)
-      << "),\n      .POOL_FULL_RATE(" << packed(l.pool_full_rate, l.pools, 1) << "),\n      .RECOVERY("
+      << "),\n      .POOL_FULL_RATE(" << packed(l.pool_full_rate, l.pools, 1);
+    // The policies and the late frees only where they are set: a link without them keeps its
+    // parameter list (and so its verilated instance).
+    bool hybrid = false, timeout = false;
+    for (int i = 0; i < l.pools; ++i) hybrid = hybrid || l.pool_hybrid[i], timeout = timeout || l.pool_timeout[i];
+    if (hybrid)
+        p << "),\n      .POOL_POLICY(" << packed(l.pool_hybrid, l.pools, 1) << "), .POOL_LOW(" << packed(l.pool_low, l.pools, 16)
+          << "),\n      .POOL_IDLE(" << packed(l.pool_idle, l.pools, 16);
+    if (timeout) p << "),\n      .POOL_TIMEOUT(" << packed(l.pool_timeout, l.pools, 16);
+    if (config.sync_stages) p << "), .SYNC(" << config.sync_stages;
+    if (config.free_delay) p << "), .FREE_DELAY(" << config.free_delay;
+    p << "),\n      .RECOVERY("
       << (config.recovery ? 1 : 0) << "), .TOTAL_BITS(" << config.total_bits << "), .RESEND(" << config.resend_period << "))";
     return p.str();
 }

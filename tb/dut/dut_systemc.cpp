@@ -141,7 +141,7 @@ std::string channel_systemc_harness(const ChannelLinkConfig& config, DutSources 
                           {"tb/dut/systemc/sc_main.cpp", "tb/dut/systemc/systemc_channels.h",
                            "tb/dut/systemc/sc_harness.h", "tb/dut/channel_bank.cpp", "tb/harness/channel_dut.h",
                            "cpp_models/channel_signals.def", "cpp_models/channel_observation.h",
-                           "cpp_models/channel_config.h"}));
+                           "cpp_models/channel_config.h", "cpp_models/channel_inputs.def", "tb/dut/port_entries.h"}));
     // The bank of this one configuration (instance c0), as a channel bank's generated top.
     const std::vector<ChannelBankInstance> instances = {{config, 0, "c0"}};
     const auto write_inputs = [&] {

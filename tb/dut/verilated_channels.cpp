@@ -8,7 +8,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "Vchannel_bank.h"
@@ -19,44 +18,13 @@
 #endif
 
 #include "checked_trace.h"   // VCD or FST (CL_TRACE_FST), a failed write told, not an abort
+#include "port_entries.h"
 
 namespace creditloop {
 namespace {
 
 constexpr uint64_t kHalfPeriod = 5;
 constexpr const char* kTopName = "channel_bank";
-
-// Entry i of `width` bits of a port (a narrow port is one integer, a wide one VlWide words).
-template <class Port>
-uint32_t get(const Port& port, int i, int width) {
-    if constexpr (std::is_integral_v<Port>) {
-        const uint64_t v = static_cast<uint64_t>(port) >> (i * width);
-        return static_cast<uint32_t>(width >= 32 ? v : v & ((1ull << width) - 1));
-    } else {
-        const int bit = i * width;
-        const uint32_t word = port[static_cast<size_t>(bit / 32)] >> (bit % 32);
-        return width >= 32 ? word : word & ((1u << width) - 1);
-    }
-}
-
-template <class Port>
-void put(Port& port, int i, int width, uint32_t value) {
-    if constexpr (std::is_integral_v<Port>) {
-        const uint64_t mask = (width >= 64 ? ~0ull : ((1ull << width) - 1)) << (i * width);
-        port = static_cast<Port>((static_cast<uint64_t>(port) & ~mask) |
-                                 ((static_cast<uint64_t>(value) << (i * width)) & mask));
-    } else {
-        const int bit = i * width;
-        const uint32_t mask = (width >= 32 ? ~0u : ((1u << width) - 1)) << (bit % 32);
-        auto& word = port[static_cast<size_t>(bit / 32)];
-        word = (word & ~mask) | ((value << (bit % 32)) & mask);
-    }
-}
-
-template <class Array, class Port>
-void read_entries(Array& out, const Port& port, int count, int width) {
-    for (int i = 0; i < count; ++i) out[static_cast<size_t>(i)] = get(port, i, width);
-}
 
 class VerilatedChannels final : public ChannelDut {
 public:
@@ -78,7 +46,7 @@ public:
     void reset() override {
         drive(ChannelInputs{});
         *p_.clk = 0;
-        *p_.rst_n = 0;
+        *p_.rst_tx_n = *p_.rst_rx_n = 0;
         top_->eval();
         for (int edge = 0; edge < 2; ++edge) {
             *p_.clk = 1;
@@ -86,7 +54,7 @@ public:
             *p_.clk = 0;
             top_->eval();
         }
-        *p_.rst_n = 1;
+        *p_.rst_tx_n = *p_.rst_rx_n = 1;
         top_->eval();
         cycle_ = 0;
     }
@@ -94,18 +62,25 @@ public:
     void step(const ChannelInputs& in, ChannelObservation& o) override {
         drive(in);
 #if VM_COVERAGE
-        fingerprint_.add(uint64_t{in.have} | uint64_t{in.drain} << 8 | uint64_t{in.fault_drop} << 16 |
-                         uint64_t{in.fault_corrupt} << 32 | uint64_t{in.fault_add} << 48);
-        for (int c = 0; c < kMaxChannels; ++c)
-            fingerprint_.add(uint64_t{in.bytes[static_cast<size_t>(c)]} | uint64_t{in.tag[static_cast<size_t>(c)]} << 32);
+        fingerprint_.add(uint64_t{in.reset_tx} | uint64_t{in.reset_rx} << 1);
+#define CREDITLOOP_CHANNEL_INPUT(field, shape, width) fingerprint(in.field);
+#include "channel_inputs.def"
 #endif
         const uint64_t base = 2 * kHalfPeriod * cycle_;
         settle(base);
         o.cycle = cycle_;
-#define CREDITLOOP_CHANNEL_SIGNAL(field, shape, width) read(o.field, *p_.field, ChannelShape::shape, width);
+#define CREDITLOOP_CHANNEL_SIGNAL(field, shape, width) port_entries::get_field(o.field, *p_.field, width);
 #include "channel_signals.def"
         *p_.clk = 1;
         settle(base + kHalfPeriod);
+        // A reset of either end replaces this edge's update with the reset values, pulsed just
+        // after the edge as verilated_link.cpp does it (the model's update() then its reset).
+        if (in.reset_tx || in.reset_rx) {
+            *p_.rst_tx_n = !in.reset_tx;
+            *p_.rst_rx_n = !in.reset_rx;
+            settle(base + kHalfPeriod + 2);
+            *p_.rst_tx_n = *p_.rst_rx_n = 1;
+        }
         *p_.clk = 0;
         if (!first_assertion_ && context_->gotError()) {
             first_assertion_ = cycle_;
@@ -140,24 +115,17 @@ public:
 
 private:
     void drive(const ChannelInputs& in) {
-        *p_.have = static_cast<std::remove_reference_t<decltype(*p_.have)>>(in.have);
-        *p_.drain = static_cast<std::remove_reference_t<decltype(*p_.drain)>>(in.drain);
-        *p_.fault_drop = static_cast<std::remove_reference_t<decltype(*p_.fault_drop)>>(in.fault_drop);
-        *p_.fault_corrupt = static_cast<std::remove_reference_t<decltype(*p_.fault_corrupt)>>(in.fault_corrupt);
-        *p_.fault_add = static_cast<std::remove_reference_t<decltype(*p_.fault_add)>>(in.fault_add);
-        for (int c = 0; c < kMaxChannels; ++c) {
-            put(*p_.bytes, c, 16, in.bytes[static_cast<size_t>(c)]);
-            put(*p_.tag, c, 32, in.tag[static_cast<size_t>(c)]);
-        }
+#define CREDITLOOP_CHANNEL_INPUT(field, shape, width) \
+    port_entries::put_field(*p_.field, in.field, width, port_width(ChannelShape::shape, width) / width);
+#include "channel_inputs.def"
     }
-    template <class Port>
-    static void read(uint32_t& out, const Port& port, ChannelShape, int width) {
-        out = get(port, 0, width > 32 ? 32 : (width == 1 ? 32 : width));
+#if VM_COVERAGE
+    void fingerprint(uint32_t value) { fingerprint_.add(value); }
+    template <size_t N>
+    void fingerprint(const std::array<uint32_t, N>& values) {
+        for (uint32_t v : values) fingerprint_.add(v);
     }
-    template <size_t N, class Port>
-    static void read(std::array<uint32_t, N>& out, const Port& port, ChannelShape, int width) {
-        read_entries(out, port, static_cast<int>(N), width);
-    }
+#endif
     void settle(uint64_t time) {
         context_->time(time);
         top_->eval();

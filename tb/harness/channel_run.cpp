@@ -12,12 +12,29 @@
 
 namespace creditloop {
 
-ChannelStimulus::ChannelStimulus(const ChannelLinkConfig& config, uint64_t seed) : config_(config), rng_(seed) {}
+ChannelStimulus::ChannelStimulus(const ChannelLinkConfig& config, uint64_t seed, const ChannelEnvironment& environment)
+    : config_(config), environment_(environment), rng_(seed), flush_rng_(stream_seed(seed, 4)),
+      reverse_rng_(stream_seed(seed, 5)) {
+    pools_ = layout(config).pools;
+    paths_ = config.shared_return ? 1 : pools_;
+}
 
 const ChannelInputs& ChannelStimulus::next(uint64_t cycle) {
     ChannelInputs& in = inputs_;
     in.have = 0;
     in.drain = 0;
+    in.flush = 0;
+    in.return_busy = 0;
+    const ChannelEnvironment& env = environment_;
+    if (env.flush_probability > 0.0)
+        for (int p = 0; p < pools_; ++p)
+            if (flush_rng_.chance(env.flush_probability)) in.flush |= 1u << p;
+    if (env.reverse_load > 0.0)
+        for (int r = 0; r < paths_; ++r)
+            if (reverse_rng_.chance(env.reverse_load)) in.return_busy |= 1u << r;
+    const bool periodic = env.reset_every != 0 && (cycle + 1) % env.reset_every == 0;
+    in.reset_tx = periodic || env.reset_tx_at == cycle;
+    in.reset_rx = periodic || env.reset_rx_at == cycle;
     for (size_t c = 0; c < config_.channels.size(); ++c) {
         const ChannelTraffic& t = config_.channels[c].traffic;
         // Arrivals, then the consumer; the same draws in the same order every run.
@@ -50,13 +67,13 @@ void ChannelStimulus::granted(uint32_t grant_mask) {
 namespace {
 
 // The return path's messages per pool, as FaultInjector tracks the single link's: what entered
-// each pool's return path in the last L cycles (a message arriving now entered L cycles ago),
+// each pool's return path in the last L + SYNC cycles (a message arriving now entered then),
 // and the same rules judge each arriving message, pools in order.
 class ChannelFaultInjector {
 public:
     ChannelFaultInjector(const FaultSpec& spec, const ChannelLinkConfig& config, uint64_t seed)
         : spec_(spec), judge_(spec, LinkConfig{config.stages, 1, 1, 32}, seed),
-          in_flight_(static_cast<size_t>(config.stages)) {}
+          in_flight_(static_cast<size_t>(config.stages + config.sync_stages)) {}
 
     void apply(uint64_t cycle, ChannelInputs& in) {
         in.fault_drop = in.fault_corrupt = 0;
@@ -74,6 +91,9 @@ public:
     void observe(const ChannelObservation& o) {
         in_flight_.pop_front();
         in_flight_.push_back({o.return_message, o.credits_returned, o.cycle});
+        // A reset of the receiver end empties the return paths at this cycle's edge.
+        if (o.reset_rx)
+            for (auto& e : in_flight_) e = Entered{};
     }
     const std::vector<InjectedFault>& injected() const { return injected_; }
     uint64_t messages() const { return judge_.messages_seen(); }
@@ -99,10 +119,10 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     result.source = dut ? "rtl" : "model";
     result.cycles = spec.cycles;
     result.window_start = spec.cycles / 2;
-    result.closed_form_round_trip = round_trip_cycles(config.stages);
+    result.closed_form_round_trip = round_trip_cycles(config);
 
     ChannelModel model(config);
-    ChannelStimulus stimulus(config, spec.seed);
+    ChannelStimulus stimulus(config, spec.seed, spec.environment);
     ChannelConservation conservation(config);
     ChannelData data(config);
     ChannelFairness fairness(config);
@@ -148,6 +168,10 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
             rtl_obs.cycle = cycle;
             rtl_obs.fault_drop = in.fault_drop;   // the inputs the RTL was given, echoed
             rtl_obs.fault_corrupt = in.fault_corrupt;
+            rtl_obs.flush = in.flush;
+            rtl_obs.return_busy = in.return_busy;
+            rtl_obs.reset_tx = in.reset_tx;
+            rtl_obs.reset_rx = in.reset_rx;
             lockstep.expect(model_obs);
             observed = &rtl_obs;
         }

@@ -24,10 +24,22 @@
 
 namespace creditloop {
 
-// Each channel's queue of packets and its consumer, from one seeded stream.
+// Around the return logic and the resets, for every pool at once (the single link's --flush,
+// --reverse-load, --reset-every, --reset-sender-at and --reset-receiver-at).
+struct ChannelEnvironment {
+    double flush_probability = 0.0;       // each pool's return logic is told to flush, at random
+    double reverse_load = 0.0;            // reverse traffic holds each return path with this probability
+    uint64_t reset_every = 0;             // both ends reset together every N cycles (0: never)
+    std::optional<uint64_t> reset_tx_at;  // the sender end alone is reset in this cycle
+    std::optional<uint64_t> reset_rx_at;  // the receiver end likewise (both: a reset of the link)
+};
+
+// Each channel's queue of packets and its consumer, from one seeded stream; the environment's
+// flushes and reverse traffic from streams of their own (drawn only when asked for, so a run
+// without them is the same run as before they existed).
 class ChannelStimulus {
 public:
-    ChannelStimulus(const ChannelLinkConfig& config, uint64_t seed);
+    ChannelStimulus(const ChannelLinkConfig& config, uint64_t seed, const ChannelEnvironment& environment = {});
     const ChannelInputs& next(uint64_t cycle);   // this cycle's inputs
     void granted(uint32_t grant_mask);           // the granted channels' heads have gone
 
@@ -40,7 +52,9 @@ private:
         uint32_t tag;
     };
     ChannelLinkConfig config_;
-    Rng rng_;
+    ChannelEnvironment environment_;
+    int pools_ = 0, paths_ = 0;
+    Rng rng_, flush_rng_, reverse_rng_;
     ChannelInputs inputs_;
     std::array<std::deque<Packet>, kMaxChannels> queues_;
     std::array<uint32_t, kMaxChannels> sequence_{};
@@ -52,6 +66,7 @@ struct ChannelRunSpec {
     uint64_t cycles = 6000;
     uint64_t seed = 1;
     FaultSpec faults;   // credit messages dropped or corrupted, any pool (docs/recovery.md)
+    ChannelEnvironment environment;
 };
 
 struct ChannelStats {
@@ -74,7 +89,7 @@ struct ChannelRunResult {
     double link_throughput = 0.0;       // flits per cycle, all channels
     std::vector<ChannelStats> channels;
     std::vector<PoolStats> pools;
-    int closed_form_round_trip = 0;     // 2L + 2
+    int closed_form_round_trip = 0;     // 2L + 2 + SYNC + FREE_DELAY
     int longest_wait = 0;               // grants to others an eligible channel waited (fairness)
     std::vector<ScoreboardReport> scoreboards;
     std::vector<Violation> violations;  // by cycle

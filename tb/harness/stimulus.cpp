@@ -6,13 +6,12 @@
 
 namespace creditloop {
 
-namespace {
-
-// Independent streams from one seed, so changing the drain pattern keeps the same payloads.
 uint64_t stream_seed(uint64_t seed, uint64_t stream) {
     Rng mix(seed ^ (stream * 0xD6E8FEB86659FD93ull));
     return mix.next();
 }
+
+namespace {
 
 uint32_t payload_of(uint64_t payload_seed, uint64_t index) {
     Rng mix(payload_seed + index * 0x9E3779B97F4A7C15ull);

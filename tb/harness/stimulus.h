@@ -29,6 +29,9 @@ private:
     uint64_t state_;
 };
 
+// Independent streams from one seed, so changing the drain pattern keeps the same payloads.
+uint64_t stream_seed(uint64_t seed, uint64_t stream);
+
 enum class TrafficKind { saturating, bernoulli, bursts };
 enum class DrainKind { every_nth, random_stalls };
 
