@@ -386,7 +386,8 @@ TEST_CASE("channel bins on the model: pools, lanes, the arbiter, header/data, fa
     CHECK(bin(single, ChannelBin::pool_one_to_zero) > 0);
     for (ChannelBin b : {ChannelBin::channel_contention, ChannelBin::channel_multi_flit, ChannelBin::channel_header_and_data,
                          ChannelBin::pool_batch_full, ChannelBin::fault_drop, ChannelBin::recovery_resend,
-                         ChannelBin::pool_shared_return_wait})
+                         ChannelBin::pool_shared_return_wait, ChannelBin::pool_flush_partial, ChannelBin::pool_path_held,
+                         ChannelBin::pool_late_free, ChannelBin::reset_both, ChannelBin::reset_one_end})
         CHECK(bin(single, b) == 0);
 
     ChannelLinkConfig recovering = *channel_preset("pcie");

@@ -96,8 +96,8 @@ TEST_CASE("the regression lists every seed configuration and the random matrix",
         REQUIRE(reseeded[i].channels);
         CHECK(reseeded[i].channels->seed == 2);
     }
-    CHECK(channel_cases == 34);   // chi, pcie, ib, 4 with faults, 2 head-of-line, 8 random links, 6 + 10 seed rows on one
-                                  // channel, and pcie_drop_one again under SystemC
+    CHECK(channel_cases == 37);   // chi, pcie, ib, 4 with faults, 3 with policies and resets, 2 head-of-line, 8 random
+                                  // links, 6 + 10 seed rows on one channel, and pcie_drop_one again under SystemC
     CHECK(channel_systemc_cases == 1);
     CHECK(channel_run_arguments(*cases.back().channels) != channel_run_arguments(*reseeded.back().channels));
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "channel_gtkw.h"
@@ -44,6 +45,22 @@ std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& 
     for (const auto& p : r.pools)
         out << fmt::format("  {:<10} {:>7} {:>10.3f} {:>14}\n", p.name, p.credits, p.throughput,
                            p.throughput > 0 ? fmt::format("{:.1f}", p.measured_round_trip) : std::string("-"));
+    // The return logic and the resets, when the run sets any of them.
+    std::vector<std::string> features;
+    if (c.sync_stages) features.push_back("SYNC " + std::to_string(c.sync_stages));
+    if (c.free_delay) features.push_back("FREE_DELAY " + std::to_string(c.free_delay));
+    for (const auto& ch : c.channels) {
+        if (ch.policy == ReturnPolicy::hybrid)
+            features.push_back(fmt::format("{} hybrid (LOW {}, IDLE {})", ch.name, ch.low < 0 ? ch.batch : ch.low, ch.idle));
+        if (ch.timeout) features.push_back(fmt::format("{} timeout {}", ch.name, ch.timeout));
+    }
+    const ChannelEnvironment& env = spec.environment;
+    if (env.flush_probability > 0) features.push_back("flush " + exact_number(env.flush_probability) + " per pool");
+    if (env.reverse_load > 0) features.push_back("reverse traffic " + exact_number(env.reverse_load) + " per path");
+    if (env.reset_every) features.push_back("both ends reset every " + with_thousands(env.reset_every) + " cycles");
+    if (env.reset_tx_at) features.push_back("sender reset alone at " + std::to_string(*env.reset_tx_at));
+    if (env.reset_rx_at) features.push_back("receiver reset alone at " + std::to_string(*env.reset_rx_at));
+    if (!features.empty()) out << "  return and resets: " << fmt::format("{}", fmt::join(features, "; ")) << "\n";
     if (c.recovery || spec.faults.any()) {
         out << "  faults: " << r.faults.size() << " injected of " << r.return_messages << " credit messages ("
             << describe(spec.faults) << "), recovery " << (c.recovery ? "on" : "off") << "\n";

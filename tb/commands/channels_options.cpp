@@ -50,6 +50,9 @@ std::string channel_text(const ChannelSpec& c) {
     std::string out = "name=" + c.name + ",credits=" + std::to_string(c.credits) + ",batch=" + std::to_string(c.batch);
     if (c.split) out += ",data=" + std::to_string(c.data_credits) + ",data_batch=" + std::to_string(c.data_batch);
     if (c.full_rate) out += ",full_rate=1";
+    if (c.policy == ReturnPolicy::hybrid)
+        out += ",policy=hybrid,low=" + std::to_string(c.low < 0 ? c.batch : c.low) + ",idle=" + std::to_string(c.idle);
+    if (c.timeout) out += ",timeout=" + std::to_string(c.timeout);
     out += ",unit=" + std::to_string(c.unit) + ",bytes=" + std::to_string(c.traffic.min_bytes) + "-" +
            std::to_string(c.traffic.max_bytes) + ",load=" + fmt_number(c.traffic.load);
     out += c.traffic.drain_every > 0 ? ",drain_every=" + std::to_string(c.traffic.drain_every)
@@ -88,6 +91,10 @@ std::string parse_channel_description(const std::string& json_text, const std::s
                 const auto stages = whole_int(value);
                 if (!stages) return where + "L = " + value.dump() + ": a whole number of stages (1..1024)";
                 config.stages = *stages;
+            } else if (key == "sync" || key == "free_delay") {
+                const auto cycles = whole_int(value);
+                if (!cycles) return where + key + " = " + value.dump() + ": a whole number of cycles (0..64)";
+                (key == "sync" ? config.sync_stages : config.free_delay) = *cycles;
             } else if (key == "shared_pool") {
                 config.shared_pool = value.get<bool>();
             } else if (key == "shared_return") {
@@ -117,7 +124,7 @@ std::string parse_channel_description(const std::string& json_text, const std::s
                     config.channels.push_back(spec);
                 }
             } else {
-                return where + "unknown key '" + key + "' (known: protocol, L, shared_pool, shared_return, channels)";
+                return where + "unknown key '" + key + "' (known: protocol, L, sync, free_delay, shared_pool, shared_return, channels)";
             }
         }
     } catch (const nlohmann::json::exception& e) {
@@ -134,8 +141,16 @@ std::string channel_run_arguments(const ChannelRunSpec& spec) {
     if (c.shared_return) out += " --shared-return";
     if (c.recovery)
         out += " --recovery --total-bits " + std::to_string(c.total_bits) + " --resend " + std::to_string(c.resend_period);
+    if (c.sync_stages) out += " --sync " + std::to_string(c.sync_stages);
+    if (c.free_delay) out += " --free-delay " + std::to_string(c.free_delay);
     for (const auto& ch : c.channels) out += " --channel " + channel_text(ch);
     out += " --cycles " + std::to_string(spec.cycles) + " --seed " + std::to_string(spec.seed);
+    const ChannelEnvironment& e = spec.environment;
+    if (e.flush_probability > 0.0) out += " --flush " + exact_number(e.flush_probability);
+    if (e.reverse_load > 0.0) out += " --reverse-load " + exact_number(e.reverse_load);
+    if (e.reset_every) out += " --reset-every " + std::to_string(e.reset_every);
+    if (e.reset_tx_at) out += " --reset-sender-at " + std::to_string(*e.reset_tx_at);
+    if (e.reset_rx_at) out += " --reset-receiver-at " + std::to_string(*e.reset_rx_at);
     const FaultSpec& f = spec.faults;
     if (f.drop_probability > 0.0) out += " --drop " + exact_number(f.drop_probability);
     if (f.drop_at) out += " --drop-at " + std::to_string(*f.drop_at);
@@ -188,8 +203,8 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
         ->check(one_of(channel_presets(), "a channel preset"));
     app.add_option("--channel", channels,
                    "a channel, key=value,...: name, credits, data (header/data channel), batch, data_batch, unit "
-                   "(bytes per credit), bytes (N or MIN-MAX), load, drain, drain_every, full_rate; a preset's channel of the same "
-                   "name is changed, else one is added")
+                   "(bytes per credit), bytes (N or MIN-MAX), load, drain, drain_every, full_rate, policy (each, batch, hybrid), low, "
+                   "idle, timeout (its pools' return policy); a preset's channel of the same name is changed, else one is added")
         ->take_all();
     app.add_option("--channels", description,
                    "the link described in a JSON file: {\"L\": 4, \"shared_return\": true, \"channels\": [{\"name\": "
@@ -207,6 +222,22 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
         ->check(whole_number(1, 16));
     app.add_option("--resend", resend, "recovery: cycles between a pool's updates when it has nothing new")
         ->check(whole_number(1, 4096));
+    int sync = -1, free_delay = -1;
+    app.add_option("--sync", sync, "synchroniser stages a clock-domain crossing adds to every return path")
+        ->check(whole_number(0, kMaxSyncStages));
+    app.add_option("--free-delay", free_delay, "every lane frees a slot N cycles after its flit leaves")
+        ->check(whole_number(0, kMaxFreeDelay));
+    ChannelEnvironment& env = cmd.spec.environment;
+    uint64_t reset_tx_at = 0, reset_rx_at = 0;
+    app.add_option("--flush", env.flush_probability, "tell each pool's return logic to flush, with probability P")
+        ->check(probability("P", true));
+    app.add_option("--reverse-load", env.reverse_load, "reverse traffic holds each return path with probability P")
+        ->check(probability("P", false));
+    app.add_option("--reset-every", env.reset_every, "reset both ends together every N cycles, mid-traffic")
+        ->check(whole_number(0, kMaxCycles));
+    auto* reset_tx = app.add_option("--reset-sender-at", reset_tx_at, "reset the sender end alone in cycle C");
+    auto* reset_rx = app.add_option("--reset-receiver-at", reset_rx_at,
+                                    "reset the receiver end alone in cycle C (with --reset-sender-at C: both)");
     FaultSpec& faults = cmd.spec.faults;
     uint64_t drop_at = 0, corrupt_at = 0;
     app.add_option("--drop", faults.drop_probability, "drop each credit message with probability P")->check(probability("P", true));
@@ -241,6 +272,10 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
         config.protocol = protocol == "chi" ? ChannelProtocol::chi : protocol == "pcie" ? ChannelProtocol::pcie
                           : protocol == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
     if (stages) config.stages = stages;
+    if (sync >= 0) config.sync_stages = sync;
+    if (free_delay >= 0) config.free_delay = free_delay;
+    if (reset_tx->count()) env.reset_tx_at = reset_tx_at;
+    if (reset_rx->count()) env.reset_rx_at = reset_rx_at;
     config.shared_pool = config.shared_pool || shared_pool;
     if (drop_at_option->count()) faults.drop_at = drop_at;
     if (corrupt_at_option->count()) faults.corrupt_at = corrupt_at;

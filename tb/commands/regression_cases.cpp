@@ -274,6 +274,38 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
         cases.back().channels->faults.corrupt_probability = 0.02;
         cases.back().channels->faults.corrupt_add = 64;
     }
+    // Every single-link feature per pool: return policies (hybrid, timeout), flush, reverse
+    // traffic, SYNC, late frees and resets of both ends mid-traffic pass; a reset of the receiver
+    // end alone loses the credits it held, caught by pool.
+    {
+        ChannelLinkConfig config = *channel_preset("chi");
+        config.sync_stages = 1;
+        config.free_delay = 1;
+        config.channels[0].batch = 4;
+        config.channels[0].policy = ReturnPolicy::hybrid;
+        config.channels[0].low = 2;
+        config.channels[1].timeout = 6;
+        config.channels[3].batch = 3;
+        config.channels[3].timeout = 8;
+        add("chi_policies_resets", config, 12000);
+        ChannelEnvironment& env = cases.back().channels->environment;
+        env.flush_probability = 0.01;
+        env.reverse_load = 0.2;
+        env.reset_every = 4000;
+    }
+    {
+        ChannelLinkConfig config = *channel_preset("pcie");
+        for (auto& ch : config.channels) {
+            ch.policy = ReturnPolicy::hybrid;
+            ch.idle = 3;
+        }
+        config.channels[2].timeout = 10;
+        add("pcie_hybrid_busy_return", config, 12000);
+        cases.back().channels->environment.reverse_load = 0.3;
+    }
+    add("ib_receiver_reset_alone", *channel_preset("ib"), 4000);
+    cases.back().channels->environment.reset_rx_at = 1500;
+    cases.back().expect_caught = {"conservation.one_sided_reset"};
     // Head-of-line (seed 003, creditloop hol): channel C0's consumer stalled; with one shared
     // pool C0's flits take every credit, with a pool each the others keep going.
     add("hol_shared_pool", hol_config(4, 4, 4, true), 4000);
@@ -306,6 +338,7 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
     Rng rng(seed * 0x9E3779B97F4A7C15ull + 11);
     const auto draw = [&rng](int low, int high) { return low + static_cast<int>(rng.next() % static_cast<uint64_t>(high - low + 1)); };
     const int units[] = {1, 8, 16, 32, 64};
+    Rng features(seed * 0x9E3779B97F4A7C15ull + 12);
     for (int i = 0; i < 8; ++i) {
         ChannelLinkConfig config;
         config.stages = draw(1, 6);
@@ -349,7 +382,30 @@ std::vector<RegressionCase> channel_cases(uint64_t seed) {
         std::string name = "random" + std::to_string(i) + "_C" + std::to_string(config.channels.size()) + "_L" +
                            std::to_string(config.stages) + (config.shared_pool ? "_SP" : "") + (config.shared_return ? "_SR" : "") +
                            (recovery ? "_R" : "");
+        // One link in two returns its credits as the single link can: policies per channel,
+        // flushes, reverse traffic, SYNC and late frees (their own stream: the matrix above is
+        // the same with or without them).
+        const auto feature = [&features](int low, int high) {
+            return low + static_cast<int>(features.next() % static_cast<uint64_t>(high - low + 1));
+        };
+        ChannelEnvironment env;
+        if (feature(0, 1) == 1) {
+            config.sync_stages = feature(0, 2);
+            config.free_delay = feature(0, 2);
+            for (auto& ch : config.channels) {
+                if (feature(0, 1) == 1) {
+                    ch.policy = ReturnPolicy::hybrid;
+                    ch.low = feature(0, ch.split ? std::min(ch.credits, ch.data_credits) : ch.credits);
+                    ch.idle = feature(1, 4);
+                }
+                if (feature(0, 2) == 0) ch.timeout = feature(1, 16);
+            }
+            env.flush_probability = feature(0, 2) / 100.0;
+            env.reverse_load = feature(0, 4) / 10.0;
+            name += "_P";
+        }
         add(name, config, 8000);
+        cases.back().channels->environment = env;
         if (recovery) cases.back().channels->faults.drop_probability = 0.05;
     }
     return cases;
