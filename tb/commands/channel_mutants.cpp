@@ -132,6 +132,31 @@ std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint6
     faults.faults.corrupt_probability = 0.03;
     faults.faults.corrupt_add = 6;
     cases.push_back({"channels/recovery", faults});
+
+    // The return logic per pool: a return path each, batches with a timeout, two hybrid pools,
+    // flushes told to each pool apart, reverse traffic on each path apart, a synchroniser stage,
+    // a late free, stalled consumers and resets of both ends mid-traffic.
+    ChannelLinkConfig policies;
+    policies.preset = "policies";
+    policies.stages = 2;
+    policies.sync_stages = 1;
+    policies.free_delay = 1;
+    policies.channels = numbered_channels("P", 3, 6, 0, {1, 1, 0.8, 0.6});
+    policies.channels[0].batch = 3;
+    policies.channels[0].timeout = 5;
+    policies.channels[1].batch = 4;
+    policies.channels[1].policy = ReturnPolicy::hybrid;
+    policies.channels[1].low = 1;
+    policies.channels[1].idle = 2;
+    policies.channels[2].batch = 2;
+    policies.channels[2].policy = ReturnPolicy::hybrid;
+    policies.channels[2].low = 0;
+    policies.channels[2].idle = 3;
+    ChannelRunSpec environment{policies, 4000, seed};
+    environment.environment.flush_probability = 0.05;
+    environment.environment.reverse_load = 0.3;
+    environment.environment.reset_every = 1500;
+    cases.push_back({"channels/policies", environment});
     return cases;
 }
 
