@@ -97,3 +97,29 @@ TEST_CASE("the multi-channel SystemC comparison fires when the two harnesses dis
     CHECK(disagreement.find("/scoreboards/0/violations: C++ 0, SystemC 1") != std::string::npos);
     CHECK(disagreement.find('\n') == std::string::npos);
 }
+
+TEST_CASE("under SystemC the channel link's policies, SYNC, late frees and resets give the C++ verdict",
+          "[systemc][rtl][channels][resets]") {
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+    // CHI with a hybrid pool, timeouts, a synchroniser stage and a late free, flushes and reverse
+    // traffic per pool, resets of both ends every 700 cycles, and the receiver end reset alone at
+    // cycle 1234: the one-end reset pulse after the edge, as the C++ harness gives it.
+    ChannelRunSpec spec{*channel_preset("chi"), 2000, 3, {}, {}};
+    spec.config.sync_stages = 1;
+    spec.config.free_delay = 2;
+    spec.config.channels[0].batch = 4;
+    spec.config.channels[0].policy = ReturnPolicy::hybrid;
+    spec.config.channels[3].batch = 3;
+    spec.config.channels[3].timeout = 6;
+    spec.environment.flush_probability = 0.02;
+    spec.environment.reverse_load = 0.25;
+    spec.environment.reset_every = 700;
+    spec.environment.reset_rx_at = 1234;
+    const ChannelRunResult cpp = cpp_channel_run(spec);
+    REQUIRE_FALSE(cpp.passed);
+    CHECK(cpp.first_violation()->check == "conservation.one_sided_reset");
+    CHECK(cpp.first_violation()->cycle == 1234);
+    for (const auto& board : cpp.scoreboards)
+        if (board.name == "lockstep") CHECK(board.violations == 0);
+    CHECK(channel_systemc_disagreement(spec, cpp, DutSources::from_environment()).empty());
+}
