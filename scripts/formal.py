@@ -310,13 +310,6 @@ CHANNEL_MUTANT_CONFIGS = {
     "channel_return_drop": SHAPES["three"],
     "channel_shared_count": SHAPES["two"],
     "channel_shared_pool_freed_or": SHAPES["shared_pool"],
-    "channel_policy_wrong_path":
-        "timing: a pool's hybrid flushes on another path's idleness, early or late; a flush only "
-        "moves credits from the batch to the return port, so every credit stays counted (lockstep "
-        "catches the flush that differs from the model's policy)",
-    "channel_flush_wrong_pool":
-        "timing: a pool flushes on pool 0's request instead of its own; every credit stays counted "
-        "(lockstep catches the flush that differs)",
     "channel_units_wrap": replace(SHAPES["three"], CH_UNIT=(4, 1, 1)),
     # update_rx is every pool's: the single link's recovery point exercises it at least cost.
     "channel_update_limit_off_by_one": RECOVERY_DEFAULT,
@@ -380,13 +373,6 @@ EXPLAINED = {
 
 # Mutants left out of the CI subset (make formal checks them), with why: their check costs minutes.
 NOT_IN_CI = {
-    "channel_policy_wrong_path":
-        "timing: a pool's hybrid flushes on another path's idleness, early or late; a flush only "
-        "moves credits from the batch to the return port, so every credit stays counted (lockstep "
-        "catches the flush that differs from the model's policy)",
-    "channel_flush_wrong_pool":
-        "timing: a pool flushes on pool 0's request instead of its own; every credit stays counted "
-        "(lockstep catches the flush that differs)",
     "channel_units_wrap": "its proof takes about 5 minutes: bytes is free, and the cost's 17-bit divider by a "
                           "unit of 4 is hard for the solver",
     "channel_pool_id_narrow": "about 13 minutes: nine pools, and the counterexample's waves keep nine lanes' data path",

@@ -21,7 +21,8 @@ constexpr const char* kChannelContractFiles[] = {
     "tb/harness/channel_dut.h",     "cpp_models/channel_signals.def", "cpp_models/channel_observation.h",
     "cpp_models/channel_config.h",  "tb/dut/verilated_channels.cpp",  "tb/dut/channel_bank.cpp",
     "tb/dut/channel_bank.h",        "cmake/dut/CMakeLists.txt",       "tb/dut/coverage_file.h",
-    "tb/dut/checked_trace.h",       "cpp_models/channel_inputs.def",  "tb/dut/port_entries.h"};
+    "tb/dut/checked_trace.h",       "cpp_models/channel_inputs.def",  "tb/dut/port_entries.h",
+    "tb/dut/verilated_top.h"};
 
 std::string channel_stamp(const std::vector<std::string>& rtl, bool fst, const std::string& source_root) {
     uint64_t hash = fnv1a(std::string("channels ") + (fst ? "fst" : "vcd") + coverage_flavour());

@@ -17,7 +17,8 @@ namespace creditloop::dut_detail {
 // The files whose contents every bank's plugin depends on besides the RTL and the contract
 // files: what it compiles and what generates its sources.
 constexpr const char* kBankHarnessFiles[] = {"tb/dut/verilated_link.cpp", "tb/dut/dut_bank.cpp", "tb/dut/dut_bank.h",
-                                             "tb/dut/coverage_file.h", "tb/dut/checked_trace.h"};
+                                             "tb/dut/coverage_file.h", "tb/dut/checked_trace.h",
+                                             "tb/dut/verilated_top.h"};
 
 // An RTL set's stamp: its files and their contents, the harness sources, the trace format and
 // the optimisation; equal stamps build equal code.

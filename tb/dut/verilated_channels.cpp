@@ -3,8 +3,6 @@
 // drives the one instance it was made for. The instances and their ports come from the
 // generated channel_bank_ports.h (tb/dut/channel_bank.cpp); the observation is read from the
 // ports channel_signals.def names, entry by entry out of the fixed-width packed vectors.
-#include <verilated.h>
-
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,46 +15,27 @@
 #include "coverage_file.h"   // make coverage: each run writes its counts (docs/coverage.md)
 #endif
 
-#include "checked_trace.h"   // VCD or FST (CL_TRACE_FST), a failed write told, not an abort
 #include "port_entries.h"
+#include "verilated_top.h"   // the context, the clock edge, the resets and the waves
 
 namespace creditloop {
 namespace {
 
-constexpr uint64_t kHalfPeriod = 5;
 constexpr const char* kTopName = "channel_bank";
 
 class VerilatedChannels final : public ChannelDut {
 public:
-    explicit VerilatedChannels(int index) : context_(std::make_unique<VerilatedContext>()), index_(index) {
-        context_->fatalOnError(false);
-        context_->traceEverOn(true);
-        top_ = std::make_unique<Vchannel_bank>(context_.get(), kTopName);
-        p_ = channel_bank_ports(*top_, index);
-    }
+    explicit VerilatedChannels(int index) : v_(kTopName), index_(index), p_(channel_bank_ports(v_.top(), index)) {}
     ~VerilatedChannels() override {
-        close_trace();
-        top_->final();
+        v_.finish();
 #if VM_COVERAGE
-        write_coverage(*context_, std::string(kTopName) + ".creditloop_channel_bank." + channel_bank_instance(index_),
-                       fingerprint_);
+        write_coverage(v_.context(), scope(), fingerprint_);
 #endif
     }
 
     void reset() override {
         drive(ChannelInputs{});
-        *p_.clk = 0;
-        *p_.rst_tx_n = *p_.rst_rx_n = 0;
-        top_->eval();
-        for (int edge = 0; edge < 2; ++edge) {
-            *p_.clk = 1;
-            top_->eval();
-            *p_.clk = 0;
-            top_->eval();
-        }
-        *p_.rst_tx_n = *p_.rst_rx_n = 1;
-        top_->eval();
-        cycle_ = 0;
+        v_.reset(*p_.clk, *p_.rst_tx_n, *p_.rst_rx_n);
     }
 
     void step(const ChannelInputs& in, ChannelObservation& o) override {
@@ -66,54 +45,19 @@ public:
 #define CREDITLOOP_CHANNEL_INPUT(field, shape, width) fingerprint(in.field);
 #include "channel_inputs.def"
 #endif
-        const uint64_t base = 2 * kHalfPeriod * cycle_;
-        settle(base);
-        o.cycle = cycle_;
+        v_.settle_inputs();
+        o.cycle = v_.cycle();
 #define CREDITLOOP_CHANNEL_SIGNAL(field, shape, width) port_entries::get_field(o.field, *p_.field, width);
 #include "channel_signals.def"
-        *p_.clk = 1;
-        settle(base + kHalfPeriod);
-        // A reset of either end replaces this edge's update with the reset values, pulsed just
-        // after the edge as verilated_link.cpp does it (the model's update() then its reset).
-        if (in.reset_tx || in.reset_rx) {
-            *p_.rst_tx_n = !in.reset_tx;
-            *p_.rst_rx_n = !in.reset_rx;
-            settle(base + kHalfPeriod + 2);
-            *p_.rst_tx_n = *p_.rst_rx_n = 1;
-        }
-        *p_.clk = 0;
-        if (!first_assertion_ && context_->gotError()) {
-            first_assertion_ = cycle_;
-            context_->assertOn(false);
-        }
-        ++cycle_;
+        v_.edge(*p_.clk, *p_.rst_tx_n, *p_.rst_rx_n, in.reset_tx, in.reset_rx);
     }
 
-    std::string open_trace(const std::string& path) override {
-        close_trace();
-        tracer_ = std::make_unique<CheckedTrace>();
-        trace_path_ = path;
-        const std::string scope = std::string(kTopName) + ".creditloop_channel_bank." + channel_bank_instance(index_);
-        (*tracer_)->dumpvars(99, scope);
-        top_->trace(tracer_->get(), 99);
-        (*tracer_)->open(path.c_str());
-        if (!(*tracer_)->isOpen()) {
-            tracer_.reset();
-            return "cannot open " + path + " for writing";
-        }
-        return {};
-    }
-
-    std::string close_trace() override {
-        if (!tracer_) return {};
-        const std::string error = tracer_->close(trace_path_);
-        tracer_.reset();
-        return error;
-    }
-
-    std::optional<uint64_t> first_assertion_cycle() const override { return first_assertion_; }
+    std::string open_trace(const std::string& path) override { return v_.open_trace(path, scope()); }
+    std::string close_trace() override { return v_.close_trace(); }
+    std::optional<uint64_t> first_assertion_cycle() const override { return v_.first_assertion_cycle(); }
 
 private:
+    std::string scope() const { return std::string(kTopName) + ".creditloop_channel_bank." + channel_bank_instance(index_); }
     void drive(const ChannelInputs& in) {
 #define CREDITLOOP_CHANNEL_INPUT(field, shape, width) \
     port_entries::put_field(*p_.field, in.field, width, port_width(ChannelShape::shape, width) / width);
@@ -126,20 +70,10 @@ private:
         for (uint32_t v : values) fingerprint_.add(v);
     }
 #endif
-    void settle(uint64_t time) {
-        context_->time(time);
-        top_->eval();
-        if (tracer_) (*tracer_)->dump(time);
-    }
 
-    std::unique_ptr<VerilatedContext> context_;
-    std::unique_ptr<Vchannel_bank> top_;
+    VerilatedTop<Vchannel_bank> v_;
     int index_;
     ChannelPorts p_{};
-    std::unique_ptr<CheckedTrace> tracer_;
-    std::string trace_path_;
-    uint64_t cycle_ = 0;
-    std::optional<uint64_t> first_assertion_;
 #if VM_COVERAGE
     RunFingerprint fingerprint_;
 #endif

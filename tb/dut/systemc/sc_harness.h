@@ -2,8 +2,8 @@
 // under an sc_clock of 10 ns with its rising edge at 10t + 5 ns, and a clocked driver that writes
 // cycle t's inputs at 10t and samples the observation at the edge. Each step() is sc_start() of
 // one period. `Dut` is the harness's interface (LinkDut or ChannelDut); `Signals` binds the
-// module's ports (bind) and knows the cycle (drive, observe, after_edge); the derived class adds
-// reset().
+// module's ports (bind), drives the cycle's inputs and reads its observation (drive, observe),
+// and has the two resets rst_tx_n and rst_rx_n.
 #pragma once
 
 #include <systemc.h>
@@ -33,7 +33,15 @@ struct ScCycleDriver : sc_module {
             s->drive(inputs);
             wait(clk.posedge_event());
             s->observe(inputs, *sample);
-            s->after_edge(inputs);
+            // After the edge: the reset of either end pulsed at 10t + 7, as the C++ harness does.
+            if (inputs.reset_tx || inputs.reset_rx) {
+                wait(2, SC_NS);
+                s->rst_tx_n.write(!inputs.reset_tx);
+                s->rst_rx_n.write(!inputs.reset_rx);
+                wait(1, SC_NS);
+                s->rst_tx_n.write(true);
+                s->rst_rx_n.write(true);
+            }
         }
     }
 };
@@ -59,6 +67,16 @@ public:
             context->assertOn(false);   // the first failure is the one that matters
         }
         ++cycle_;
+    }
+
+    void reset() override {
+        // Both ends held in reset across the first two rising edges (5 and 15 ns), released at 20.
+        signals_.drive(Inputs{});
+        signals_.rst_tx_n.write(false);
+        signals_.rst_rx_n.write(false);
+        sc_start(20, SC_NS);
+        signals_.rst_tx_n.write(true);
+        signals_.rst_rx_n.write(true);
     }
 
     std::string open_trace(const std::string&) override {

@@ -65,17 +65,6 @@ struct ChannelSignals {
 #include "channel_signals.def"
     }
 
-    // After the edge: the reset of either end pulsed at 10t + 7, as the C++ harness does.
-    void after_edge(const ChannelInputs& in) {
-        if (!in.reset_tx && !in.reset_rx) return;
-        wait(2, SC_NS);
-        rst_tx_n.write(!in.reset_tx);
-        rst_rx_n.write(!in.reset_rx);
-        wait(1, SC_NS);
-        rst_tx_n.write(true);
-        rst_rx_n.write(true);
-    }
-
 private:
     template <class T, class Field>
     static void write(sc_signal<T>& signal, const Field& field, ChannelShape shape, int width) {
@@ -90,16 +79,6 @@ class SystemCChannels final
     : public ScHarness<ChannelDut, Vchannel_bank, ChannelSignals, ChannelInputs, ChannelObservation> {
 public:
     SystemCChannels() : ScHarness("channel_bank") {}
-
-    void reset() override {
-        // Both ends held in reset across the first two rising edges (5 and 15 ns), released at 20.
-        signals_.drive(ChannelInputs{});
-        signals_.rst_tx_n.write(false);
-        signals_.rst_rx_n.write(false);
-        sc_start(20, SC_NS);
-        signals_.rst_tx_n.write(true);
-        signals_.rst_rx_n.write(true);
-    }
 };
 
 }  // namespace creditloop

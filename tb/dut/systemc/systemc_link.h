@@ -73,32 +73,12 @@ struct LinkSignals {
 #define CREDITLOOP_RTL_OUTPUT(field, leaf, type, group, width, waves, term) o.field = this->field.read();
 #include "observed_signals.def"
     }
-
-    // After the edge: the reset of either end pulsed at 10t + 7, as the C++ harness does.
-    void after_edge(const LinkInputs& in) {
-        if (!in.reset_tx && !in.reset_rx) return;
-        wait(2, SC_NS);
-        rst_tx_n.write(!in.reset_tx);
-        rst_rx_n.write(!in.reset_rx);
-        wait(1, SC_NS);
-        rst_tx_n.write(true);
-        rst_rx_n.write(true);
-    }
 };
 
 // The LinkDut over SystemC time (sc_harness.h); one per process (SystemC elaborates once).
 class SystemCLink final : public ScHarness<LinkDut, Vcredit_link, LinkSignals, LinkInputs, Observation> {
 public:
     SystemCLink() : ScHarness("link") {}
-
-    void reset() override {
-        // Both ends held in reset across the first two rising edges (5 and 15 ns), released at 20.
-        signals_.rst_tx_n.write(false);
-        signals_.rst_rx_n.write(false);
-        sc_start(20, SC_NS);
-        signals_.rst_tx_n.write(true);
-        signals_.rst_rx_n.write(true);
-    }
 };
 
 }  // namespace creditloop
