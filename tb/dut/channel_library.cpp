@@ -109,24 +109,16 @@ std::string build_bank(std::vector<Item*>& items, const DutSources& sources, con
     m.fst = sources.fst;
     std::vector<BankVariant> variants;
     std::vector<ChannelBankInstance> instances;
+    std::vector<std::string> stamps;
     for (Item* item : items) {
-        int variant = -1;
-        for (size_t v = 0; v < m.variants.size(); ++v)
-            if (m.variants[v].first == item->stamp) variant = static_cast<int>(v);
-        if (variant < 0) {
-            variant = static_cast<int>(m.variants.size());
-            m.variants.push_back({item->stamp, item->rtl});
-            variants.push_back({item->rtl, variant == 0 ? "" : "__v" + std::to_string(variant)});
-        }
+        const int variant = bank_variant(stamps, variants, item->stamp, item->rtl);
+        if (static_cast<size_t>(variant) == m.variants.size()) m.variants.push_back({item->stamp, item->rtl});
         m.instances.push_back({variant, item->config.key()});
         instances.push_back({item->config, variant, "c" + std::to_string(instances.size())});
     }
     const std::string text = manifest_text(m);
     const fs::path dir = fs::path(root) / ("channels_" + hex(fnv1a(text)));
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    fs::create_directories(dir, ec);
-    if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+    if (std::string error = fresh_bank_dir(dir); !error.empty()) return error;
     std::ofstream(dir / "channel_bank.sv") << channel_bank_top_sv(instances, variants);
     std::ofstream(dir / "channel_bank_ports.h") << channel_bank_header(instances);
     const std::string count = std::to_string(instances.size()) + " channel configuration" + (instances.size() == 1 ? "" : "s");

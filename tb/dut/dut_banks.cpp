@@ -116,24 +116,16 @@ std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, co
     m.solo = wanted.front()->sources.solo;
     std::vector<BankVariant> variants;
     std::vector<BankInstance> instances;
+    std::vector<std::string> stamps;
     for (Wanted* w : wanted) {
-        int variant = -1;
-        for (size_t v = 0; v < m.variants.size(); ++v)
-            if (m.variants[v].stamp == w->stamp) variant = static_cast<int>(v);
-        if (variant < 0) {
-            variant = static_cast<int>(m.variants.size());
-            m.variants.push_back({w->stamp, w->rtl});
-            variants.push_back({w->rtl, variant == 0 ? "" : "__v" + std::to_string(variant)});
-        }
+        const int variant = bank_variant(stamps, variants, w->stamp, w->rtl);
+        if (static_cast<size_t>(variant) == m.variants.size()) m.variants.push_back({w->stamp, w->rtl});
         m.instances.push_back({variant, w->config.key()});
         instances.push_back({w->config, variant, bank_instance_name(w->config, variant)});
     }
     const std::string text = manifest_text(m);
     const fs::path dir = fs::path(root) / ("bank_" + hex(fnv1a(text)));
-    std::error_code ec;
-    fs::remove_all(dir, ec);   // a build that died half-way
-    fs::create_directories(dir, ec);
-    if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+    if (std::string error = fresh_bank_dir(dir); !error.empty()) return error;
 
     std::ofstream(dir / "bank.sv") << bank_top_sv(instances, variants);
     std::ofstream(dir / "bank_ports.h") << bank_ports_header(instances);
@@ -142,6 +134,23 @@ std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, co
                         {std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"),
                          std::string("-DCL_OPT=") + (m.solo ? "-O2" : "-O1")},
                         instances.size() == 1 ? instances.front().config.key() : count, text, status);
+}
+
+int bank_variant(std::vector<std::string>& stamps, std::vector<BankVariant>& variants, const std::string& stamp,
+                 const std::vector<std::string>& rtl) {
+    const auto found = std::find(stamps.begin(), stamps.end(), stamp);
+    if (found != stamps.end()) return static_cast<int>(found - stamps.begin());
+    stamps.push_back(stamp);
+    const int variant = static_cast<int>(variants.size());
+    variants.push_back({rtl, variant == 0 ? "" : "__v" + std::to_string(variant)});
+    return variant;
+}
+
+std::string fresh_bank_dir(const fs::path& dir) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    fs::create_directories(dir, ec);
+    return ec ? "cannot create " + dir.string() + ": " + ec.message() : "";
 }
 
 std::vector<std::string> bank_sources(const fs::path& dir, const std::vector<BankVariant>& variants) {

@@ -93,6 +93,12 @@ struct Wanted {
 // Every variant's files, the first as they are and the others copied under dir/v<N>/ with their
 // module names suffixed: the RTL list of one verilated bank.
 std::vector<std::string> bank_sources(const fs::path& dir, const std::vector<BankVariant>& variants);
+// A bank's RTL sets, one variant per stamp in the order first met: the variant of `stamp`, added
+// to `variants` (its files, and "__v<N>" as its copies' module suffix after the first) when new.
+int bank_variant(std::vector<std::string>& stamps, std::vector<BankVariant>& variants, const std::string& stamp,
+                 const std::vector<std::string>& rtl);
+// `dir` emptied (a build that died half-way) and created for a bank: "" or the error line.
+std::string fresh_bank_dir(const fs::path& dir);
 // Configure cmake/dut in dir/build with `defines` (-D...), compile, move dut.so into dir, write
 // `manifest` (as dir/manifest.txt, last and whole: a bank with a manifest is complete) and drop
 // the generated code. "" or one error line ("verilating <what> failed (...); full log: ...").
