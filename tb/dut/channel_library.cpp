@@ -31,71 +31,6 @@ std::string channel_stamp(const std::vector<std::string>& rtl, bool fst, const s
     return hex(hash);
 }
 
-struct Manifest {
-    bool fst = false;
-    std::vector<std::pair<std::string, std::vector<std::string>>> variants;   // stamp, files
-    std::vector<std::pair<int, std::string>> instances;                        // variant, key
-};
-
-std::string manifest_text(const Manifest& m) {
-    std::ostringstream out;
-    out << "creditloop-channel-bank 1\nkind " << (m.fst ? "fst" : "vcd") << "\n";
-    for (const auto& [stamp, files] : m.variants) {
-        out << "variant " << stamp << "\n";
-        for (const auto& f : files) out << "file " << f << "\n";
-    }
-    for (const auto& [variant, key] : m.instances) out << "instance " << variant << " " << key << "\n";
-    return out.str();
-}
-
-std::optional<Manifest> read_manifest(const fs::path& dir) {
-    std::istringstream in(read_file((dir / "manifest.txt").string()));
-    std::string line;
-    if (!std::getline(in, line) || line != "creditloop-channel-bank 1") return std::nullopt;
-    Manifest m;
-    while (std::getline(in, line)) {
-        std::istringstream words(line);
-        std::string word;
-        words >> word;
-        if (word == "kind") {
-            std::string kind;
-            words >> kind;
-            m.fst = kind == "fst";
-        } else if (word == "variant") {
-            m.variants.emplace_back();
-            words >> m.variants.back().first;
-        } else if (word == "file" && !m.variants.empty()) {
-            m.variants.back().second.push_back(line.substr(5));
-        } else if (word == "instance") {
-            std::pair<int, std::string> i;
-            words >> i.first >> i.second;
-            m.instances.push_back(i);
-        }
-    }
-    return m;
-}
-
-struct Located {
-    std::string plugin;
-    int index = 0;
-};
-
-std::optional<Located> find(const std::string& root, const std::string& stamp, const std::string& key) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(root, ec)) {
-        if (!entry.is_directory() || entry.path().filename().string().rfind("channels_", 0) != 0) continue;
-        const auto m = read_manifest(entry.path());
-        if (!m || !fs::exists(entry.path() / "dut.so")) continue;
-        for (size_t i = 0; i < m->instances.size(); ++i) {
-            const auto& [variant, k] = m->instances[i];
-            if (k == key && variant >= 0 && static_cast<size_t>(variant) < m->variants.size() &&
-                m->variants[static_cast<size_t>(variant)].first == stamp)
-                return Located{(entry.path() / "dut.so").string(), static_cast<int>(i)};
-        }
-    }
-    return std::nullopt;
-}
-
 struct Item {
     ChannelLinkConfig config;
     std::vector<std::string> rtl;
@@ -106,6 +41,7 @@ struct Item {
 std::string build_bank(std::vector<Item*>& items, const DutSources& sources, const std::string& root,
                        const BuildStatus& status) {
     Manifest m;
+    m.magic = kChannelBankMagic;
     m.fst = sources.fst;
     std::vector<BankVariant> variants;
     std::vector<ChannelBankInstance> instances;
@@ -133,10 +69,10 @@ void prune(const std::string& root, const std::string& source_root) {
     std::vector<fs::path> stale;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
         if (!entry.is_directory() || entry.path().filename().string().rfind("channels_", 0) != 0) continue;
-        const auto m = read_manifest(entry.path());
+        const auto m = read_manifest(entry.path(), kChannelBankMagic);
         bool current = false;
         if (m)
-            for (const auto& [stamp, files] : m->variants) current = current || channel_stamp(files, m->fst, source_root) == stamp;
+            for (const auto& v : m->variants) current = current || channel_stamp(v.files, m->fst, source_root) == v.stamp;
         if (!current) stale.push_back(entry.path());
     }
     for (const auto& dir : stale) fs::remove_all(dir, ec);
@@ -186,7 +122,7 @@ std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wa
                 if (!fs::exists(f)) item.error = "RTL file " + f + " not found";
             if (item.error.empty()) {
                 item.stamp = channel_stamp(item.rtl, sources.fst, sources.source_root);
-                if (find(root, item.stamp, item.config.key())) continue;
+                if (find_bank(root, "channels_", kChannelBankMagic, item.stamp, item.config.key())) continue;
             }
             bool twice = false;
             for (const auto& other : items) twice = twice || (other.stamp == item.stamp && other.config.key() == item.config.key());
@@ -236,7 +172,8 @@ std::unique_ptr<ChannelLibrary> ChannelLibrary::load(const ChannelWanted& wanted
         return nullptr;
     }
     const auto rtl = wanted.rtl.empty() ? channel_rtl_files(sources) : wanted.rtl;
-    const auto found = find(duts_root(sources), channel_stamp(rtl, sources.fst, sources.source_root), wanted.config.key());
+    const auto found = find_bank(duts_root(sources), "channels_", kChannelBankMagic,
+                                 channel_stamp(rtl, sources.fst, sources.source_root), wanted.config.key());
     if (!found) {
         error = "no channel bank holds " + wanted.config.key() + " after building it: delete " + duts_root(sources) + " and rerun";
         return nullptr;

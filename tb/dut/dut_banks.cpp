@@ -32,27 +32,11 @@ std::string variant_stamp(const std::vector<std::string>& rtl, bool fst, bool so
 
 std::string duts_root(const DutSources& sources) { return (fs::path(sources.build_root) / "duts").string(); }
 
-// A bank as its manifest describes it.
-struct Manifest {
-    bool fst = false;
-    bool solo = false;
-    struct Variant {
-        std::string stamp;
-        std::vector<std::string> files;
-    };
-    std::vector<Variant> variants;
-    struct Instance {
-        int variant = 0;
-        std::string key;
-    };
-    std::vector<Instance> instances;
-};
-
 constexpr const char* kManifest = "manifest.txt";
 
 std::string manifest_text(const Manifest& m) {
     std::ostringstream out;
-    out << "creditloop-bank 1\nkind " << (m.fst ? "fst" : "vcd") << (m.solo ? " solo" : "") << "\n";
+    out << m.magic << "\nkind " << (m.fst ? "fst" : "vcd") << (m.solo ? " solo" : "") << "\n";
     for (const auto& v : m.variants) {
         out << "variant " << v.stamp << "\n";
         for (const auto& f : v.files) out << "file " << f << "\n";
@@ -61,11 +45,12 @@ std::string manifest_text(const Manifest& m) {
     return out.str();
 }
 
-std::optional<Manifest> read_manifest(const fs::path& dir) {
+std::optional<Manifest> read_manifest(const fs::path& dir, const std::string& magic) {
     std::istringstream in(read_file((dir / kManifest).string()));
     std::string line;
-    if (!std::getline(in, line) || line != "creditloop-bank 1") return std::nullopt;
+    if (!std::getline(in, line) || line != magic) return std::nullopt;
     Manifest m;
+    m.magic = magic;
     while (std::getline(in, line)) {
         std::istringstream words(line);
         std::string word;
@@ -89,29 +74,33 @@ std::optional<Manifest> read_manifest(const fs::path& dir) {
     return m;
 }
 
-
-// A current bank that holds `config` of the RTL set with stamp `stamp`.
-std::optional<Found> find_in_banks(const std::string& root, const std::string& stamp, const std::string& key) {
+std::optional<Found> find_bank(const std::string& root, const std::string& prefix, const std::string& magic,
+                               const std::string& stamp, const std::string& key) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
-        if (!entry.is_directory() || entry.path().filename().string().rfind("bank_", 0) != 0) continue;
-        const auto m = read_manifest(entry.path());
+        if (!entry.is_directory() || entry.path().filename().string().rfind(prefix, 0) != 0) continue;
+        const auto m = read_manifest(entry.path(), magic);
         if (!m || !fs::exists(entry.path() / "dut.so")) continue;
         for (size_t i = 0; i < m->instances.size(); ++i) {
             const auto& inst = m->instances[i];
             if (inst.key == key && inst.variant >= 0 && static_cast<size_t>(inst.variant) < m->variants.size() &&
-                m->variants[inst.variant].stamp == stamp)
+                m->variants[static_cast<size_t>(inst.variant)].stamp == stamp)
                 return Found{(entry.path() / "dut.so").string(), static_cast<int>(i)};
         }
     }
     return std::nullopt;
 }
 
+// A current bank that holds `config` of the RTL set with stamp `stamp`.
+std::optional<Found> find_in_banks(const std::string& root, const std::string& stamp, const std::string& key) {
+    return find_bank(root, "bank_", kLinkBankMagic, stamp, key);
+}
 
 // Verilate and compile `wanted` (all of one trace format and optimisation) as one bank; ""
 // or the error line.
 std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, const BuildStatus& status) {
     Manifest m;
+    m.magic = kLinkBankMagic;
     m.fst = wanted.front()->sources.fst;
     m.solo = wanted.front()->sources.solo;
     std::vector<BankVariant> variants;
@@ -274,7 +263,7 @@ void prune_stale_banks(const std::string& root, const std::string& source_root) 
     std::vector<fs::path> stale;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
         if (!entry.is_directory() || entry.path().filename().string().rfind("bank_", 0) != 0) continue;
-        const auto m = read_manifest(entry.path());
+        const auto m = read_manifest(entry.path(), kLinkBankMagic);
         bool current = false;
         if (m) {
             for (const auto& v : m->variants)

@@ -81,6 +81,33 @@ struct Found {
 
 std::optional<Found> find_in_banks(const std::string& root, const std::string& stamp, const std::string& key);
 
+// A bank of either kind as its manifest (dir/manifest.txt, written last and whole) describes it:
+// its first line (kLinkBankMagic, kChannelBankMagic), its trace format and optimisation, its RTL
+// variants and its instances.
+constexpr const char* kLinkBankMagic = "creditloop-bank 1";
+constexpr const char* kChannelBankMagic = "creditloop-channel-bank 1";
+struct Manifest {
+    std::string magic;
+    bool fst = false;
+    bool solo = false;
+    struct Variant {
+        std::string stamp;
+        std::vector<std::string> files;
+    };
+    std::vector<Variant> variants;
+    struct Instance {
+        int variant = 0;
+        std::string key;
+    };
+    std::vector<Instance> instances;
+};
+std::string manifest_text(const Manifest& m);
+std::optional<Manifest> read_manifest(const fs::path& dir, const std::string& magic);
+// The complete bank among root's folders whose name starts with `prefix` that holds `key` built
+// from the RTL set `stamp`.
+std::optional<Found> find_bank(const std::string& root, const std::string& prefix, const std::string& magic,
+                               const std::string& stamp, const std::string& key);
+
 // One configuration of one RTL set, on its way into a bank.
 struct Wanted {
     LinkConfig config;
