@@ -9,21 +9,15 @@
 
 #include "channel_run.h"
 #include "parse_error.h"
+#include "run_output.h"
 
 namespace creditloop {
 
 struct DutSources;
 
-struct ChannelRunCommand {
+struct ChannelRunCommand : RunOutput {
     ChannelRunSpec spec;
-    bool json = false;
-    bool model_only = false;
-    bool systemc = false;           // under the SystemC harness (tb/dut/systemc/sc_main.cpp)
-    std::string waves;
-    bool fst = false;
-    bool force = false;
     std::string mutant;             // a mutant of rtl/mutants/channels/, applied to its block
-    std::string log_level = "warn";
 };
 
 // True when `args` (run's arguments) describe a multi-channel run (--preset or --channel).

@@ -249,14 +249,8 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     app.add_option("--corrupt-add", faults.corrupt_add, "by this much (default 1)")->check(whole_number(1, 65535));
     app.add_option("--cycles", cmd.spec.cycles, "cycles to run")->check(whole_number(20, kMaxCycles))->capture_default_str();
     app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
-    add_flag(app, "--model", cmd.model_only, "check the golden model alone (no RTL)");
-    add_flag(app, "--json", cmd.json, "print the result as one JSON object");
-    add_flag(app, "--systemc", cmd.systemc, "the RTL verilated with --sc under an sc_clock (the same checks)");
-    app.add_option("--waves", cmd.waves, "write the run's waves (VCD, or FST with --fst) here");
-    add_flag(app, "--fst", cmd.fst, "FST waves instead of VCD");
-    add_flag(app, "--force", cmd.force, "overwrite an existing waves file");
+    add_run_output_options(app, cmd);
     app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ (by name), applied to its block");
-    app.add_option("--log-level", cmd.log_level, "spdlog level")->check(log_level())->capture_default_str();
     if (!parse_command(app, args, error)) return std::nullopt;
 
     ChannelLinkConfig& config = cmd.spec.config;

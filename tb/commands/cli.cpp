@@ -134,13 +134,7 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     add_flag(app, "--full-rate", spec.declared_full_rate, "declare the link full rate: the sizing check fails below 1 flit/cycle");
     add_flag(app, "--rtl-full-rate", spec.config.rtl_full_rate,
                  "build the RTL with FULL_RATE = 1: its sizing assertion refuses a B short of the round trip");
-    add_flag(app, "--model", cmd.model_only, "check the golden model alone (no RTL)");
-    add_flag(app, "--systemc", cmd.systemc, "the RTL verilated with --sc under an sc_clock (the same checks)");
-    add_flag(app, "--json", cmd.json, "print one JSON object");
-    app.add_option("--waves", cmd.waves, "waveform of the whole run (.vcd, or .fst with --fst)");
-    add_flag(app, "--fst", cmd.fst, "FST waves instead of VCD");
-    add_flag(app, "--force", cmd.force, "overwrite an existing --waves file");
-    app.add_option("--log-level", cmd.log_level, "off|error|warn|info|debug (debug prints every cycle)")->check(log_level());
+    add_run_output_options(app, cmd);
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL: every .sv in DIR, top credit_link in credit_link.sv");
     add_rtl_options(app, cmd.rtl_options);
     app.add_option("--counter", cmd.counter_file,

@@ -7,19 +7,14 @@
 #include <vector>
 
 #include "parse_error.h"
+#include "run_output.h"
 #include "dut_library.h"
 #include "link_run.h"
 
 namespace creditloop {
 
-struct RunCommand {
+struct RunCommand : RunOutput {
     RunSpec spec;
-    bool json = false;
-    bool model_only = false;        // check the golden model alone (no RTL)
-    bool systemc = false;           // the RTL under SystemC (verilator --sc, sc_main, sc_clock)
-    std::string waves;              // write waves of the whole run here
-    bool fst = false;
-    bool force = false;             // overwrite an existing waves file
     std::string rtl_dir;            // your own RTL instead of rtl/
     std::string counter_file;       // your own credit counter (seed 002's contract)
     std::string return_file;        // your own return logic
@@ -28,7 +23,6 @@ struct RunCommand {
     std::string link_map;           // a link of your own: a JSON map of its sender and receiver
     RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
     std::vector<std::string> plusargs;   // "+name=value" for the RTL's $value$plusargs
-    std::string log_level = "warn";
 };
 
 struct RegressCommand {

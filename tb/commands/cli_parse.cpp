@@ -124,4 +124,14 @@ CLI::Validator one_of(const std::vector<std::string>& allowed, const std::string
 
 CLI::Validator log_level() { return one_of({"off", "error", "warn", "info", "debug"}, "a log level"); }
 
+void add_run_output_options(CLI::App& app, RunOutput& out) {
+    add_flag(app, "--model", out.model_only, "check the golden model alone (no RTL)");
+    add_flag(app, "--systemc", out.systemc, "the RTL verilated with --sc under an sc_clock (the same checks)");
+    add_flag(app, "--json", out.json, "print one JSON object");
+    app.add_option("--waves", out.waves, "waveform of the whole run (.vcd, or .fst with --fst)");
+    add_flag(app, "--fst", out.fst, "FST waves instead of VCD");
+    add_flag(app, "--force", out.force, "overwrite an existing --waves file");
+    app.add_option("--log-level", out.log_level, "off|error|warn|info|debug (debug prints every cycle)")->check(log_level());
+}
+
 }  // namespace creditloop

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "parse_error.h"
+#include "run_output.h"
 
 namespace creditloop {
 
@@ -28,5 +29,8 @@ CLI::Validator probability(const std::string& symbol, bool one_allowed);
 CLI::Validator one_of(const std::vector<std::string>& allowed, const std::string& what);
 // The log levels spdlog knows.
 CLI::Validator log_level();
+
+// --model, --systemc, --json, --waves, --fst, --force and --log-level.
+void add_run_output_options(CLI::App& app, RunOutput& out);
 
 }  // namespace creditloop
