@@ -12,7 +12,8 @@ CreditLoopModel::CreditLoopModel(const LinkConfig& config)
       slots_(static_cast<size_t>(config.buffer_slots)),
       freeing_(static_cast<size_t>(config.free_delay)),
       policy_active_(config.policy == ReturnPolicy::hybrid || config.flush_timeout != 0),
-      total_mask_(config.recovery ? (1u << config.total_bits) - 1u : 0u) {
+      total_mask_(config.recovery ? (1u << config.total_bits) - 1u : 0u),
+      count_mask_((1u << signal_bits(WidthRule::count, config)) - 1u) {
     reset();
 }
 
@@ -77,8 +78,7 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     accept_ = false;
     o.update_refused = false;
     if (!config_.recovery) {
-        const uint32_t count_mask = (1u << signal_bits(WidthRule::count, config_)) - 1u;
-        o.credits_arriving = arriving == 0 || in.fault_drop ? 0u : (arriving + in.fault_add) & count_mask;
+        o.credits_arriving = arriving == 0 || in.fault_drop ? 0u : (arriving + in.fault_add) & count_mask_;
     } else {
         o.credits_arriving = 0;
         if ((arriving & kUpdateValid) && !in.fault_drop) {
@@ -137,8 +137,7 @@ bool CreditLoopModel::policy_flushes(bool return_busy) const {
     const uint32_t waiting = config_.recovery ? (released_total_ - sent_total_) & total_mask_ : waiting_;
     // In the RTL's count width: more than B held (credits made by a one-sided reset or a fault)
     // wraps, as return_policy's `held` input does.
-    const uint32_t count_mask = (1u << signal_bits(WidthRule::count, config_)) - 1u;
-    const uint32_t held = (occupancy_ + slots_freeing_ + pending_ + waiting) & count_mask;
+    const uint32_t held = (occupancy_ + slots_freeing_ + pending_ + waiting) & count_mask_;
     const uint32_t slots = static_cast<uint32_t>(config_.buffer_slots);
     const bool sender_low = held >= slots - static_cast<uint32_t>(config_.low_credits);
     return idle || sender_low;

@@ -68,6 +68,7 @@ private:
     // kUpdateValid | total, instead of a count.
     static constexpr uint32_t kUpdateValid = 1u << 16;
     uint32_t total_mask_ = 0;        // 2^n - 1
+    uint32_t count_mask_ = 0;        // a count's width in the RTL, $clog2(B + 1) bits
     uint32_t released_total_ = 0;    // CR, the receiver's
     uint32_t sent_total_ = 0;        // CS: the total the last update carried
     uint32_t quiet_ = 0;             // cycles since the last update, up to RESEND - 1
