@@ -77,7 +77,6 @@ private:
     std::array<uint32_t, kMaxPools> taken_{}, released_{}, freed_{};
     std::array<uint32_t, kMaxPools> next_released_total_{}, arriving_total_{};
     uint32_t accepted_ = 0;                          // mask: pools whose arriving update is accepted
-    uint32_t path_busy_ = 0;                         // mask: pools whose message may not enter its path this cycle
     Flit sent_;
     int granted_ = -1;
     PacketCost grant_cost_;
