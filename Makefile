@@ -129,11 +129,13 @@ mutants: build-cli
 
 # Generated mutants (scripts/mutation.py): yosys's mutate pass on credit_link elaborated for each
 # stimulus set's parameters, one netlist per set of parameters, each survivor classified with
-# yosys. COUNT mutants in all; writes $(BUILD)/mutation/mutation.md. CTest runs its CI subset.
+# yosys. COUNT mutants of the one-channel link's netlists and CHANNEL_COUNT of the multi-channel
+# link's; writes $(BUILD)/mutation/mutation.md. CTest runs its CI subset.
 COUNT ?= 120
+CHANNEL_COUNT ?= 160
 mutation: build-cli
 	@command -v yosys >/dev/null || scripts/install-deps.sh
-	python3 scripts/mutation.py --build $(BUILD) --count $(COUNT) --seed $(SEED) --jobs $(JOBS)
+	python3 scripts/mutation.py --build $(BUILD) --count $(COUNT) --channel-count $(CHANNEL_COUNT) --seed $(SEED) --jobs $(JOBS)
 
 # Code coverage (docs/coverage.md): a build tree of its own, $(BUILD)/coverage, whose banks are
 # verilated with line, toggle and user coverage; the normal build and its banks are untouched.

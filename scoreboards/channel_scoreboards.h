@@ -98,8 +98,9 @@ public:
     void step(const ChannelObservation& obs) override;
     uint64_t flits_checked() const { return checked_; }
 
-    // The channel a payload names (the stimulus puts it in the top 4 bits of every tag).
-    static int payload_channel(uint32_t payload) { return static_cast<int>(payload >> 28); }
+    // The channel a payload names: the stimulus makes bits 27:24 of every tag the channel XOR
+    // bits 31:28 (random), so every payload bit toggles and each flit still names its channel.
+    static int payload_channel(uint32_t payload) { return static_cast<int>(((payload >> 28) ^ (payload >> 24)) & 0xfu); }
 
 private:
     ChannelLinkConfig config_;

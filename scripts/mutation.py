@@ -24,6 +24,7 @@ when no survivor is a stimulus gap, 1 otherwise, 2 on bad options, 3 when the fl
   python3 scripts/mutation.py [--build build] [--count 120] [--seed 1] [--jobs 2] [--ci]
 """
 import argparse
+import concurrent.futures
 import fcntl
 import json
 import math
@@ -42,12 +43,16 @@ CTRL_BITS = 16
 # reads fault_dropped and fault_added, the fault hooks that tell its own assertions when to stand
 # aside after an injected fault; they reach no observation, so they are not compared.)
 OBSERVED = ["grant", "eligible", "can_send", "send", "send_lane", "send_payload", "pop", "pop_payload",
-            "credits", "reserved", "credits_arriving", "in_packet", "flits_left", "fwd_stages", "fwd_flits",
+            "arrive_lane", "credits", "reserved", "credits_arriving", "in_packet", "flits_left", "fwd_stages", "fwd_flits",
             "arrive", "occupancy", "overflow", "slots_freeing", "pending_returns", "policy_flush",
             "return_waiting", "credits_returned", "return_message", "update_refused", "return_flight",
             "released_total", "sent_total", "accepted_total", "ret_stages"]
 FAULT_HOOKS = ["fault_dropped", "fault_added", "owes"]
 BOUND = 16   # cycles after reset searched for a difference when no proof is found
+# yosys's time per survivor: its equivalence passes, then the miter. A multi-channel link's miter
+# grows by millions of clauses a cycle; one that runs out of time says how far it searched.
+EQUIV_SECONDS = 45
+MITER_SECONDS = 90
 
 
 def fail(message, code=2):
@@ -55,8 +60,13 @@ def fail(message, code=2):
     sys.exit(code)
 
 
-def run(argv, cwd=None, log=None):
-    result = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def run(argv, cwd=None, log=None, timeout=None):
+    """(exit code, output); the code is None when the tool ran out of `timeout` seconds (killed)."""
+    try:
+        result = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as expired:
+        out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else (expired.stdout or "")
+        return None, out
     if log:
         with open(log, "w") as f:
             f.write(result.stdout)
@@ -68,9 +78,30 @@ def rtl_files():
     return [os.path.join(ROOT, "rtl", n) for n in names]
 
 
+def constant(value):
+    """A parameter's value as yosys and Verilog read it: a number, or a sized constant as given."""
+    return "%d" % value if isinstance(value, int) else value
+
+
+def parameter_header():
+    """credit_link's parameter list as rtl/credit_link.sv declares it (types and defaults): the
+    netlist keeps it, so every parameter a testbench top or the probe's bind names exists."""
+    with open(os.path.join(ROOT, "rtl", "credit_link.sv")) as f:
+        text = f.read()
+    header = re.search(r"\nmodule credit_link #\((.*?)\n\) \(", text, re.S)
+    if not header:
+        fail("rtl/credit_link.sv has no 'module credit_link #(' ... ') (' header to keep", 3)
+    return "\n".join(line for line in header.group(1).split("\n") if not line.strip().startswith("//"))
+
+
+def folder(name):
+    """A stimulus set's name as one folder name ("channels/wide" -> "channels-wide")."""
+    return name.replace("/", "-")
+
+
 def elaborate(case, workdir):  # case: a name and its parameters
     """design.il: credit_link at the case's parameters, flattened, processes and memories mapped."""
-    chparams = " ".join("-chparam %s %d" % (k, v) for k, v in case["parameters"].items())
+    chparams = " ".join("-chparam %s %s" % (k, constant(v)) for k, v in case["parameters"].items())
     script = "\n".join([
         "read_verilog -sv -DSYNTHESIS " + " ".join(rtl_files()),
         "hierarchy -top credit_link " + chparams,
@@ -112,13 +143,12 @@ def write_netlist(case, workdir, mutations, outdir):
         fail("the mutated netlist of %s has no credit_link with a mutsel input: see %s" % (case["name"], workdir), 3)
     ports = [p.strip() for p in header.group(1).split(",") if p.strip() != "mutsel"]
     params = case["parameters"]
-    param_text = ",\n  ".join("parameter int %s = %d" % (k, v) for k, v in params.items())
-    # The link's shape, which the probe's bind reads: one channel, one lane, one pool of B credits.
-    param_text += (",\n  parameter int NCH = 1,\n  parameter int NLANE = 1,\n  parameter int NPOOL = 1,\n"
-                   "  parameter int SHARED_RET = 0,\n  parameter logic [16*8-1:0] LANE_POOL = '0,\n"
-                   "  parameter logic [16*16-1:0] POOL_B = {16{16'(%d)}}" % params["B"])
-    checks = "\n".join("  if (%s != %d) $error(\"credit_link: this netlist was elaborated with %s = %d (scripts/mutation.py)\");"
-                       % (k, v, k, v) for k, v in params.items())
+    # credit_link's own parameter list, so that the instance's overrides and the probe's bind
+    # (NCH, LANE_POOL, POOL_B, ...) find every name; an override that is not the elaborated
+    # value stops the elaboration.
+    param_text = parameter_header().strip()
+    checks = "\n".join("  if (%s != %s) $error(\"credit_link: this netlist was elaborated with %s = %s (scripts/mutation.py)\");"
+                       % (k, constant(v), k, constant(v)) for k, v in params.items())
     select = ("  reg [%d:0] mutsel;\n"
               "  initial begin\n"
               "    if (!$value$plusargs(\"creditloop_mutant=%%d\", mutsel)) mutsel = %d'd0;\n"
@@ -169,10 +199,11 @@ def equivalence(workdir, mutation, mid, parameters):  # parameters: the netlist'
     environment the testbench gives a run that must pass: both ends reset together (a one-sided
     reset is a run that must fail) and no injected faults unless the link recovers from them."""
     recovery = parameters.get("RECOVERY", 0) == 1
+    pools = parameters.get("NPOOL", 1)   # fault_drop has a bit per pool
     gate_mutation = mutation.replace("-module credit_link", "-module gate", 1)
     environment = []
     for copy in ("gold", "gate"):
-        tied = [("rst_rx_n", "rst_tx_n")] + ([] if recovery else [("fault_drop", "1'b0"), ("fault_add", "16'b0")])
+        tied = [("rst_rx_n", "rst_tx_n")] + ([] if recovery else [("fault_drop", "%d'b0" % pools), ("fault_add", "16'b0")])
         environment += ["delete -port " + " ".join("%s/%s" % (copy, port) for port, _ in tied), "cd " + copy]
         environment += ["connect -set %s %s" % (port, value) for port, value in tied] + ["cd .."]
     prep = ["read_rtlil design.il", "rename credit_link gold",
@@ -185,19 +216,19 @@ def equivalence(workdir, mutation, mid, parameters):  # parameters: the netlist'
             "setattr -unset keep " + " ".join("%s/w:%s" % (c, h) for c in ("gold", "gate") for h in FAULT_HOOKS),
             "async2sync", "opt -fast", "opt_clean"]
 
-    def yosys(name, commands):
+    def yosys(name, commands, seconds):
         script = os.path.join(workdir, "%s_%d.ys" % (name, mid))
         with open(script, "w") as f:
             f.write("\n".join(commands) + "\n")
         log = script[:-3] + ".log"
-        code, out = run(["yosys", "-q", "-l", log, script], cwd=workdir)
+        code, out = run(["yosys", "-q", "-l", log, script], cwd=workdir, timeout=seconds)
         return code, (open(log).read() if os.path.exists(log) else out), log
 
     # 1. yosys's equivalence passes pair the two copies' signals by name and prove them equal
     #    by induction, each assuming the others; only when every pair is proved is that a proof
     #    (one unproved pair may be what another's proof leaned on).
     code, log, path = yosys("equiv", prep + ["equiv_make gold gate equiv", "hierarchy -top equiv",
-                                             "equiv_simple -seq 4", "equiv_induct -seq 4", "equiv_status"])
+                                             "equiv_simple -seq 4", "equiv_induct -seq 4", "equiv_status"], EQUIV_SECONDS)
     if code == 0 and re.search(r"Found \d+ \$equiv cells", log) and "Unproven $equiv" not in log:
         return ("equivalent", "every signal proved equal by induction (yosys equiv_induct)")
     # 2. A miter on the observed outputs, from a reset: temporal induction proves them equal,
@@ -206,7 +237,7 @@ def equivalence(workdir, mutation, mid, parameters):  # parameters: the netlist'
     code, log, path = yosys("miter", prep + [
         "miter -equiv -flatten -make_assert -make_outputs gold gate miter", "hierarchy -top miter",
         "sat -tempinduct -prove-asserts -set-init-zero -set-at 1 in_rst_tx_n 0 "
-        "-maxsteps %d -show-ports -dump_vcd %s miter" % (BOUND, vcd)])
+        "-maxsteps %d -show-ports -dump_vcd %s miter" % (BOUND, vcd)], MITER_SECONDS)
     if re.search(r"temporal induction proof finished - no model found: SUCCESS", log):
         return ("equivalent", "the observed outputs proved equal by temporal induction (yosys sat -tempinduct)")
     if "model found for base case: FAIL" in log and os.path.exists(vcd):
@@ -214,23 +245,30 @@ def equivalence(workdir, mutation, mid, parameters):  # parameters: the netlist'
         signals, step = first_difference(vcd)
         return ("gap", max(0, step - 2), ", ".join(signals) or "?", vcd)
     if "Reached maximum number of time steps" in log:
-        return ("bounded",)
+        return ("bounded", BOUND, None)
+    if code is None:
+        # Out of time: the base cases solved before the one it was solving found no difference.
+        reached = [int(n) for n in re.findall(r"\[base case (\d+)\] Solving", log)]
+        return ("bounded", max(0, max(reached) - 2), MITER_SECONDS) if reached else ("error", path + " (timed out)")
     return ("error", path)
 
 
 def main():
     parser = argparse.ArgumentParser(description="Generated mutants of credit_link and a mutation score (make mutation).")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"), help="the main build (build/creditloop)")
-    parser.add_argument("--count", type=int, default=120, help="mutants in all, shared out over the stimulus sets")
+    parser.add_argument("--count", type=int, default=120, help="mutants of the link's netlists, shared out over them")
+    parser.add_argument("--channel-count", type=int, default=160,
+                        help="mutants of the multi-channel link's netlists (the channels/ sets), shared out over them")
     parser.add_argument("--seed", type=int, default=1, help="mutation and stimulus seed")
     parser.add_argument("--jobs", type=int, default=2, help="runs in parallel")
     parser.add_argument("--cases", default="", help="only these stimulus sets (comma separated)")
     parser.add_argument("--cross-check", type=int, default=0, metavar="N",
                         help="also classify N caught mutants: the classifier must find each different (a check of the classifier)")
-    parser.add_argument("--ci", action="store_true", help="the subset make test runs: 16 mutants of seed 004's loop (sets seed004, seed004_stress), 2 caught ones cross-checked")
+    parser.add_argument("--ci", action="store_true", help="the subset make test runs: 16 mutants of seed 004's loop (sets seed004, "
+                        "seed004_stress) and 8 of a multi-channel link (channels/tight), 2 caught ones cross-checked")
     args = parser.parse_args()
-    if args.count < 1 or args.jobs < 1 or args.seed < 0:
-        fail("--count and --jobs need at least 1, --seed at least 0")
+    if args.count < 0 or args.channel_count < 0 or args.count + args.channel_count < 1 or args.jobs < 1 or args.seed < 0:
+        fail("--count and --channel-count need at least 0 (together at least 1), --jobs at least 1, --seed at least 0")
     # Every path this script writes into a yosys script or passes to a tool is absolute: yosys runs
     # in its own working folder, where a path relative to the checkout names nothing.
     args.build = os.path.abspath(args.build)
@@ -241,7 +279,8 @@ def main():
     if not os.path.exists(creditloop):
         fail("%s not found: run make build first" % creditloop)
     if args.ci:
-        args.count, args.cases, args.cross_check = 16, "seed004,seed004_stress", max(args.cross_check, 2)
+        args.count, args.channel_count = 16, 8
+        args.cases, args.cross_check = "seed004,seed004_stress,channels/tight", max(args.cross_check, 2)
     out_root = os.path.join(args.build, "mutation" + ("_ci" if args.ci else ""))
     os.makedirs(out_root, exist_ok=True)
     # One run at a time owns the output folder (its netlists and logs are rewritten): a second one waits.
@@ -270,22 +309,29 @@ def main():
         if same:
             same[0]["sets"].append(case["name"])
         else:
-            netlists.append({"name": case["name"], "parameters": case["parameters"], "sets": [case["name"]]})
-    per_netlist = int(math.ceil(args.count / len(netlists)))
+            netlists.append({"name": case["name"], "parameters": case["parameters"], "sets": [case["name"]],
+                             "channels": case["channels"]})
+    # The link's netlists share --count, the multi-channel link's --channel-count.
+    for channels, count in ((False, args.count), (True, args.channel_count)):
+        kind = [n for n in netlists if n["channels"] == channels]
+        for n in kind:
+            n["count"] = int(math.ceil(count / len(kind)))
+    netlists = [n for n in netlists if n["count"] > 0]
 
     manifest = {"seed": args.seed, "netlists": []}
     mutations = {}
     for n in netlists:
-        workdir = os.path.join(out_root, n["name"], "yosys")
+        workdir = os.path.join(out_root, folder(n["name"]), "yosys")
         os.makedirs(workdir, exist_ok=True)
         elaborate(n, workdir)
-        listed = list_mutations(workdir, per_netlist, args.seed)
-        write_netlist(n, workdir, listed, os.path.join(out_root, n["name"], "rtl"))
+        listed = list_mutations(workdir, n["count"], args.seed)
+        write_netlist(n, workdir, listed, os.path.join(out_root, folder(n["name"]), "rtl"))
         mutations[n["name"]] = listed
-        manifest["netlists"].append({"name": n["name"], "rtl": os.path.join(out_root, n["name"], "rtl"),
+        manifest["netlists"].append({"name": n["name"], "rtl": os.path.join(out_root, folder(n["name"]), "rtl"),
                                      "sets": n["sets"], "mutants": list(range(1, len(listed) + 1))})
-        print("mutation.py: %-8s %3d mutations of credit_link at %s, against %s" % (
-            n["name"], len(listed), " ".join("%s=%d" % kv for kv in n["parameters"].items() if kv[0] in "LBKW"),
+        shape = ("NCH", "NPOOL", "L", "SHARED_RET") if n["channels"] else ("L", "B", "K", "W")
+        print("mutation.py: %-17s %3d mutations of credit_link at %s, against %s" % (
+            n["name"], len(listed), " ".join("%s=%d" % (k, n["parameters"][k]) for k in shape),
             ", ".join(n["sets"])), flush=True)
     manifest_path = os.path.join(out_root, "manifest.json")
     with open(manifest_path, "w") as f:
@@ -300,6 +346,14 @@ def main():
 
     rows = []
     parameters = {n["name"]: n["parameters"] for n in netlists}
+
+    def classify(r):
+        return equivalence(os.path.join(out_root, folder(r["netlist"]), "yosys"), mutations[r["netlist"]][r["id"] - 1],
+                           r["id"], parameters[r["netlist"]])
+
+    # yosys on the survivors, --jobs at a time (each writes files of its own id).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        verdicts = dict(zip([id(r) for r in results if not r["caught"]], pool.map(classify, [r for r in results if not r["caught"]])))
     for r in results:
         m = mutations[r["netlist"]][r["id"] - 1]
         mode = re.search(r"-mode (\S+)", m).group(1)
@@ -313,8 +367,7 @@ def main():
             row["verdict"] = "caught"
             row["detail"] = "%s, cycle %d: %s" % (r["set"], r["cycle"], r["checks"])
         else:
-            workdir = os.path.join(out_root, r["netlist"], "yosys")
-            c = equivalence(workdir, m, r["id"], parameters[r["netlist"]])
+            c = verdicts[id(r)]
             if c[0] == "equivalent":
                 row["verdict"], row["detail"] = "equivalent", "proved: " + c[1]
             elif c[0] == "gap":
@@ -322,7 +375,7 @@ def main():
                     c[2], c[1], os.path.relpath(c[3], ROOT))
             elif c[0] == "bounded":
                 row["verdict"], row["detail"] = "bounded equivalent", "no observed signal differs within %d cycles of a reset; " \
-                    "induction not closed" % BOUND
+                    "induction not closed%s" % (c[1], "" if c[2] is None else " (yosys stopped after %d s)" % c[2])
             else:
                 row["verdict"], row["detail"] = "error", "yosys failed: " + c[1]
             print("mutation.py: survivor %s #%d (%s at %s): %s" % (r["netlist"], r["id"], mode, where, row["verdict"]), flush=True)
@@ -332,13 +385,32 @@ def main():
     # signal, so yosys must find a difference too (never "equivalent"), no later than the cycle
     # the check fired plus the round trip.
     misjudged = []
-    for row, r in [(row, r) for row, r in zip(rows, results) if row["verdict"] == "caught"][:args.cross_check]:
-        c = equivalence(os.path.join(out_root, r["netlist"], "yosys"), row["mutation"], r["id"], parameters[r["netlist"]])
-        agrees = c[0] == "gap" or (c[0] == "bounded" and r["cycle"] > BOUND)
+    checked = [(row, r) for row, r in zip(rows, results) if row["verdict"] == "caught"][:args.cross_check]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        cross = list(pool.map(classify, [r for _, r in checked]))
+    for (row, r), c in zip(checked, cross):
+        agrees = c[0] == "gap" or (c[0] == "bounded" and r["cycle"] > c[1])
         print("mutation.py: cross-check %s #%d, caught at cycle %d: yosys says %s%s" % (
             r["netlist"], r["id"], r["cycle"], c[0], "" if agrees else "  <-- WRONG"), flush=True)
         if not agrees:
             misjudged.append(row)
+
+    # The rerun lines replay: the first caught mutant of each kind of netlist (the one-channel
+    # link, the multi-channel link), run as printed, fails first at the cycle its verdict names.
+    kinds = {n["name"]: n["channels"] for n in netlists}
+    for channels in (False, True):
+        first = [(row, r) for row, r in zip(rows, results) if row["verdict"] == "caught" and kinds[r["netlist"]] == channels][:1]
+        for row, r in first:
+            code, out = run(r["rerun"][-1].split() + ["--json"])
+            try:
+                replayed = json.loads(out[out.index("{"):])["violations"][0]["cycle"]
+            except (ValueError, KeyError, IndexError):
+                replayed = None
+            print("mutation.py: rerun of %s #%d: %s" % (r["netlist"], r["id"], "first violation at cycle %s, as recorded" % replayed
+                                                         if code == 1 and replayed == r["cycle"] else "DIFFERS"), flush=True)
+            if code != 1 or replayed != r["cycle"]:
+                fail("the rerun line of %s #%d does not replay its verdict (cycle %d): %s" % (
+                    r["netlist"], r["id"], r["cycle"], r["rerun"][-1]), 3)
 
     total = len(rows)
     caught = sum(1 for r in rows if r["verdict"] == "caught")
@@ -348,6 +420,15 @@ def main():
     errors = [r for r in rows if r["verdict"] == "error"]
     score = 100.0 * caught / max(1, total - equivalent)
     elapsed = time.time() - started
+    # The same per kind of netlist: the link with one channel, the multi-channel link.
+    per_kind = []
+    for channels, label in ((False, "one channel"), (True, "multi-channel")):
+        mine = [r for r in rows if kinds[r["netlist"]] == channels]
+        if mine:
+            k_caught = sum(1 for r in mine if r["verdict"] == "caught")
+            k_scored = len(mine) - sum(1 for r in mine if r["verdict"] == "equivalent")
+            per_kind.append("%s: %d of %d (%.1f %%) of %d mutants" % (
+                label, k_caught, k_scored, 100.0 * k_caught / max(1, k_scored), len(mine)))
     # A survivor yosys could not classify is neither caught nor a survivor of the stimulus: no
     # score counts it. The report and the last line say so instead, and the exit code is 3.
     scored = not errors
@@ -355,11 +436,11 @@ def main():
         caught, total - equivalent, score) if scored else
         "**No mutation score**: yosys could not classify %d survivors (rows marked error)." % len(errors))
     lines = ["# Mutation score", "",
-             "`python3 scripts/mutation.py --count %d --seed %d%s` (%.0f s): %d generated mutants, %d caught, "
-             "%d proved equivalent, %d bounded equivalent, %d stimulus gaps, %d not classified." % (
-                 args.count, args.seed, " --ci" if args.ci else "", elapsed, total, caught, equivalent, len(bounded),
-                 len(gaps), len(errors)),
-             "", summary, "",
+             "`python3 scripts/mutation.py --count %d --channel-count %d --seed %d%s` (%.0f s): %d generated mutants, "
+             "%d caught, %d proved equivalent, %d bounded equivalent, %d stimulus gaps, %d not classified." % (
+                 args.count, args.channel_count, args.seed, " --ci" if args.ci else "", elapsed, total, caught, equivalent,
+                 len(bounded), len(gaps), len(errors)),
+             "", summary + " By netlist: " + "; ".join(per_kind) + ".", "",
              "| netlist | id | mutation | where | verdict | detail |", "|---|---|---|---|---|---|"]
     for r in rows:
         lines.append("| %s | %d | %s | %s | %s | %s |" % (r["netlist"], r["id"], r["mode"], r["where"], r["verdict"], r["detail"]))
@@ -372,7 +453,7 @@ def main():
     print()
     for r in rows:
         if r["verdict"] != "caught":
-            print("%-8s #%-3d %-7s %-28s %s: %s" % (r["netlist"], r["id"], r["mode"], r["where"], r["verdict"], r["detail"]))
+            print("%-17s #%-3d %-7s %-28s %s: %s" % (r["netlist"], r["id"], r["mode"], r["where"], r["verdict"], r["detail"]))
             if r["verdict"] in ("stimulus gap", "bounded equivalent", "error"):
                 for command in r["rerun"]:
                     print("    rerun: " + command)
@@ -388,6 +469,7 @@ def main():
     print("\nmutation score: %d of %d non-equivalent mutants caught (%.1f %%); %d mutants in all, %d proved equivalent, "
           "%d bounded equivalent, %d stimulus gaps (%.0f s; %s)" % (
               caught, total - equivalent, score, total, equivalent, len(bounded), len(gaps), elapsed, report))
+    print("by netlist: " + "; ".join(per_kind))
     return 1 if gaps else 0
 
 

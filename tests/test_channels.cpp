@@ -281,6 +281,13 @@ TEST_CASE("data catches order, phantoms and flits crossing channels", "[channels
     o.send_payload = 0x00000100;   // channel 0's flit on channel 1's lane
     board.step(o);
     CHECK(fired(board, "data.cross_channel", 0));
+    // A tag names its channel as bits 27:24 XOR bits 31:28: 0xA ^ 0xB = 1, 0x7 ^ 0x7 = 0.
+    CHECK(ChannelData::payload_channel(0xAB123456u) == 1);
+    CHECK(ChannelData::payload_channel(0x77ffffffu) == 0);
+    ChannelData crossed(c);
+    o.send_payload = 0xAB000000u;   // channel 1's flit on channel 1's lane: no violation
+    crossed.step(o);
+    CHECK(crossed.violations().empty());
     ChannelData order(c);
     for (uint32_t i = 0; i < 2; ++i) {
         ChannelObservation s = idle(c, i);

@@ -163,9 +163,31 @@ TEST_CASE("mutation --cases gives each stimulus set with the parameters of its l
     CHECK(seed004["parameters"]["B"] == 4);
     CHECK(seed004["parameters"]["K"] == 1);
     CHECK(seed004["run_arguments"].get<std::string>().find("--L 2 --B 4 --K 1") == 0);
-    // Every set has a companion under every input a passing run may drive, on the same link.
+    // The multi-channel link's sets give credit_link's parameters as its testbench top passes
+    // them, tables as one constant with entry 0 in the low bits. channels/tight (written in
+    // channel_mutants.cpp): A with 3 credits; B split, 2 header and 5 data credits (batches of
+    // 2 on data); C with 2 credits; units 8, 16 and 1 bytes; L = 2, one shared return path.
+    const auto tight = std::find_if(cases.begin(), cases.end(), [](const auto& x) { return x["name"] == "channels/tight"; });
+    REQUIRE(tight != cases.end());
+    const auto& p = (*tight)["parameters"];
+    CHECK((*tight)["channels"] == true);
+    CHECK(p["NCH"] == 3);
+    CHECK(p["NLANE"] == 4);   // B's header and data wait in lanes of their own
+    CHECK(p["NPOOL"] == 4);
+    CHECK(p["L"] == 2);
+    CHECK(p["SHARED_RET"] == 1);
+    CHECK(p["MULTI_CREDIT"] == 1);
+    CHECK(p["POOL_B"] == "256'h" + std::string(48, '0') + "0002000500020003");
+    CHECK(p["POOL_K"] == "256'h" + std::string(48, '0') + "0001000200010001");
+    CHECK(p["CH_SPLIT"] == "8'h02");
+    CHECK(p["CH_UNIT"] == "128'h" + std::string(20, '0') + "000100100008");
+    CHECK(p["CH_LANE"] == "64'h" + std::string(10, '0') + "030100");          // A: lane 0, B: 1 (and 2), C: 3
+    CHECK(p["LANE_POOL"] == "128'h" + std::string(24, '0') + "03020100");     // one pool per lane here
+    CHECK((*tight)["run_arguments"].get<std::string>().find("--L 2") != std::string::npos);
+    // Every set of the link's has a companion under every input a passing run may drive, on the same link.
     for (const auto& c : cases) {
         const std::string name = c["name"];
+        if (c["channels"] == true) continue;
         if (name.size() > 7 && name.substr(name.size() - 7) == "_stress") continue;
         const auto stress = std::find_if(cases.begin(), cases.end(), [&](const auto& x) { return x["name"] == name + "_stress"; });
         INFO(name);
@@ -188,6 +210,7 @@ TEST_CASE("mutation --run refuses a bad manifest in one line and writes nothing"
          {(dir / "missing.json").string(), write("not.json", "{ netlists"), write("empty.json", "{}"),
           write("unknown_set.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["nosuchset"], "mutants": [1]}]})"),
           write("mixed.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["seed004", "random"], "mutants": [1]}]})"),
+          write("mixed_kinds.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["seed004", "channels/tight"], "mutants": [1]}]})"),
           write("no_rtl.json", R"({"netlists": [{"name": "n", "rtl": "/nonexistent", "sets": ["seed004"], "mutants": [1]}]})"),
           write("bad_id.json", R"({"netlists": [{"name": "n", "rtl": ")" + rtl + R"(", "sets": ["seed004"], "mutants": [0]}]})")}) {
         const Outcome o = cli("mutation --run " + manifest + " --out " + out.string());

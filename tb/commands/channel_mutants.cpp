@@ -157,6 +157,30 @@ std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint6
     environment.environment.reverse_load = 0.3;
     environment.environment.reset_every = 1500;
     cases.push_back({"channels/policies", environment});
+
+    // A companion of every set on the same link under everything a passing run may drive: packets
+    // from 0 bytes to the largest each pool takes, stalled consumers, flushes, reverse traffic on
+    // every return path, resets of both ends mid-traffic, and the set's own faults. A mutant is
+    // run against its link's sets only, so the corners one set's traffic never reaches (a
+    // multi-credit packet on a CHI pool, say) are reached here.
+    const size_t sets = cases.size();
+    for (size_t i = 0; i < sets; ++i) {
+        ChannelRunSpec stress = cases[i].second;
+        ChannelLinkConfig& config = stress.config;
+        const ChannelLayout l = layout(config);
+        for (auto& c : config.channels) {
+            const int pool = config.shared_pool ? l.pool_credits[0] : (c.split ? c.data_credits : c.credits);
+            // Units a packet may take: a split channel's header has a credit of its own; a shared
+            // pool must hold the whole packet.
+            const int units = config.shared_pool && c.split ? pool - 1 : pool;
+            c.traffic = {0, std::min(kMaxPacketBytes, units * c.unit), 0.7, 0.5};
+        }
+        stress.cycles = 6000;
+        stress.environment.flush_probability = 0.05;
+        stress.environment.reverse_load = 0.3;
+        stress.environment.reset_every = 1999;
+        cases.push_back({cases[i].first + "_stress", stress});
+    }
     return cases;
 }
 

@@ -148,6 +148,12 @@ int run_channel_command(const ChannelRunCommand& cmd) {
         }
         DutSources sources = base;
         sources.fst = cmd.fst;
+        if (!cmd.rtl_dir.empty()) {
+            if (auto problem = use_rtl_directory(sources, cmd.rtl_dir); !problem.empty()) {
+                std::cerr << "creditloop: " << problem << "\n";
+                return 2;
+            }
+        }
         ChannelWanted wanted{cmd.spec.config, {}};
         if (!cmd.mutant.empty()) {
             const auto mutants = find_channel_mutants(sources.source_root);
@@ -169,7 +175,7 @@ int run_channel_command(const ChannelRunCommand& cmd) {
             std::cerr << "creditloop: " << error << "\n";
             return 3;
         }
-        dut = library->create();
+        dut = library->create(cmd.plusargs);
     }
     ChannelRunOptions options;
     options.trace_path = cmd.waves;

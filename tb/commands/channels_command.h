@@ -18,6 +18,7 @@ struct DutSources;
 struct ChannelRunCommand : RunOutput {
     ChannelRunSpec spec;
     std::string mutant;             // a mutant of rtl/mutants/channels/, applied to its block
+    std::string rtl_dir;            // your own credit_link (and blocks) instead of rtl/*.sv
 };
 
 // True when `args` (run's arguments) describe a multi-channel run (--preset or --channel).

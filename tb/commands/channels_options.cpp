@@ -162,9 +162,9 @@ std::string channel_run_arguments(const ChannelRunSpec& spec) {
 }
 
 std::optional<std::string> channel_systemc_refuses(const ChannelRunCommand& cmd) {
-    if (cmd.model_only || !cmd.waves.empty() || !cmd.mutant.empty())
-        return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves and --mutant "
-                           "(the C++ harness takes them)");
+    if (cmd.model_only || !cmd.waves.empty() || !cmd.mutant.empty() || !cmd.rtl_dir.empty() || !cmd.plusargs.empty())
+        return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --mutant, --rtl "
+                           "and --plusarg (the C++ harness takes them)");
     return std::nullopt;
 }
 
@@ -251,7 +251,13 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
     add_run_output_options(app, cmd);
     app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ (by name), applied to its block");
+    app.add_option("--rtl", cmd.rtl_dir, "your own RTL: every .sv in DIR, top credit_link in credit_link.sv")
+        ->excludes(app.get_option("--mutant"));
     if (!parse_command(app, args, error)) return std::nullopt;
+    if (cmd.model_only && (!cmd.waves.empty() || !cmd.plusargs.empty() || !cmd.rtl_dir.empty())) {
+        error.message = "--waves, --plusarg and --rtl need the RTL: drop --model";
+        return std::nullopt;
+    }
 
     ChannelLinkConfig& config = cmd.spec.config;
     if (!preset.empty()) config = *channel_preset(preset);

@@ -143,10 +143,6 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver (docs/own-rtl.md)");
     app.add_option("--return", cmd.return_file, "your own credit-return logic (rtl/credit_return.sv's ports)");
     app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/ (by name), applied to its block");
-    app.add_option("--plusarg", cmd.plusargs, "+NAME=VALUE (or +NAME) for the RTL's $value$plusargs/$test$plusargs, repeatable")
-        ->check([](const std::string& arg) {
-            return arg.size() > 1 && arg[0] == '+' ? std::string() : "a plusarg starts with '+' (+NAME=VALUE): got '" + arg + "'";
-        });
     if (!parse_command(app, args, error)) return std::nullopt;
 
     if (!traffic.empty()) {

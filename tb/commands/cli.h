@@ -22,7 +22,6 @@ struct RunCommand : RunOutput {
     bool werror = false;            // warnings in your own RTL stop the run
     std::string link_map;           // a link of your own: a JSON map of its sender and receiver
     RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
-    std::vector<std::string> plusargs;   // "+name=value" for the RTL's $value$plusargs
 };
 
 struct RegressCommand {

@@ -132,6 +132,10 @@ void add_run_output_options(CLI::App& app, RunOutput& out) {
     add_flag(app, "--fst", out.fst, "FST waves instead of VCD");
     add_flag(app, "--force", out.force, "overwrite an existing --waves file");
     app.add_option("--log-level", out.log_level, "off|error|warn|info|debug (debug prints every cycle)")->check(log_level());
+    app.add_option("--plusarg", out.plusargs, "+NAME=VALUE (or +NAME) for the RTL's $value$plusargs/$test$plusargs, repeatable")
+        ->check([](const std::string& arg) {
+            return arg.size() > 1 && arg[0] == '+' ? std::string() : "a plusarg starts with '+' (+NAME=VALUE): got '" + arg + "'";
+        });
 }
 
 }  // namespace creditloop

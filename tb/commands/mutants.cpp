@@ -86,10 +86,10 @@ DutSources mutant_sources(const DutSources& base, const Mutant& m) {
 // "conservation.total, lockstep" for the first failing cycle. Lockstep fires on any difference
 // from the model and the RTL's own assertions sit in the RTL, so when only they fire there, the
 // first check of the testbench's own that needs no model is added.
-std::string checks_that_fired(const RunResult& result) {
-    const uint64_t first = result.violations.front().cycle;
+std::string checks_that_fired(const std::vector<Violation>& violations) {
+    const uint64_t first = violations.front().cycle;
     std::vector<std::string> names;
-    for (const auto& v : result.violations) {
+    for (const auto& v : violations) {
         if (v.cycle != first) break;
         if (std::find(names.begin(), names.end(), v.check) == names.end()) names.push_back(v.check);
     }
@@ -97,7 +97,7 @@ std::string checks_that_fired(const RunResult& result) {
     for (const auto& n : names) text += (text.empty() ? "" : ", ") + n;
     const auto model_or_rtl = [](const std::string& check) { return check == "lockstep" || check == "rtl.assertion"; };
     if (std::all_of(names.begin(), names.end(), model_or_rtl)) {
-        for (const auto& v : result.violations) {
+        for (const auto& v : violations) {
             if (model_or_rtl(v.check)) continue;
             text += "; " + v.check + " at " + std::to_string(v.cycle);
             break;
@@ -282,7 +282,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
                 kill.case_name = c.name;
                 kill.rerun = run_arguments(c.spec);
                 kill.first = result.violations.front();
-                kill.checks = checks_that_fired(result);
+                kill.checks = checks_that_fired(result.violations);
                 // Replay the failing seed with waves around the first violation.
                 const uint64_t first = kill.first.cycle;
                 RunOptions options;

@@ -33,7 +33,7 @@ DutSources mutant_sources(const DutSources& base, const Mutant& mutant);
 
 // "conservation.total, lockstep": the checks that fired on the first failing cycle of a failed
 // run, and the first check of the testbench's own when only lockstep and RTL assertions did.
-std::string checks_that_fired(const RunResult& result);
+std::string checks_that_fired(const std::vector<Violation>& violations);
 
 // The stimulus every mutant faces, in order, until one catches it.
 std::vector<RegressionCase> mutation_cases(uint64_t seed);

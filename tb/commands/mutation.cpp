@@ -10,6 +10,9 @@
 #include <sstream>
 
 #include "cli.h"
+#include "channel_bank.h"
+#include "channel_library.h"
+#include "channels_command.h"
 #include "cli_parse.h"
 #include "dut_bank.h"
 #include "dut_library.h"
@@ -35,13 +38,52 @@ int bad_input(const std::string& message) {
 // The plusarg that switches mutant <id> on in a generated netlist (scripts/mutation.py).
 std::string mutant_plusarg(int id) { return "+creditloop_mutant=" + std::to_string(id); }
 
+// Every stimulus set: the link's (mutation_cases()) and then the multi-channel link's
+// (channel_mutation_cases()), the latter as cases whose `channels` holds their run.
+std::vector<RegressionCase> stimulus_sets(uint64_t seed) {
+    std::vector<RegressionCase> sets = mutation_cases(seed);
+    for (auto& [name, spec] : channel_mutation_cases(seed)) {
+        RegressionCase c;
+        c.name = name;
+        c.channels = spec;
+        sets.push_back(std::move(c));
+    }
+    return sets;
+}
+
+std::string set_arguments(const RegressionCase& set) {
+    return set.channels ? channel_run_arguments(*set.channels) : run_arguments(set.spec);
+}
+
+bool same_link(const RegressionCase& a, const RegressionCase& b) {
+    if (a.channels || b.channels) return a.channels && b.channels && a.channels->config.key() == b.channels->config.key();
+    return a.spec.config == b.spec.config;
+}
+
+// credit_link's parameters for a set, as its testbench top gives them: a number, or a Verilog
+// constant (a multi-channel link's tables) as a string.
+json link_parameters_json(const RegressionCase& set) {
+    json parameters = json::object();
+    if (!set.channels) {
+        for (const auto& [name, value] : link_parameters(set.spec.config)) parameters[name] = value;
+        return parameters;
+    }
+    for (const auto& [name, value] : channel_parameter_list(set.channels->config)) {
+        const bool number = value.find_first_not_of("0123456789") == std::string::npos;
+        if (number) parameters[name] = std::stoi(value);
+        else parameters[name] = value;
+    }
+    // What channel_link_observed passes besides: 32-bit payloads, a packet's credits in one cycle.
+    parameters["W"] = 32;
+    parameters["MULTI_CREDIT"] = 1;
+    return parameters;
+}
+
 json cases_json(uint64_t seed) {
     json cases = json::array();
-    for (const auto& c : mutation_cases(seed)) {
-        json parameters = json::object();
-        for (const auto& [name, value] : link_parameters(c.spec.config)) parameters[name] = value;
-        cases.push_back({{"name", c.name}, {"parameters", parameters}, {"run_arguments", run_arguments(c.spec)}});
-    }
+    for (const auto& c : stimulus_sets(seed))
+        cases.push_back({{"name", c.name}, {"channels", c.channels.has_value()}, {"parameters", link_parameters_json(c)},
+                         {"run_arguments", set_arguments(c)}});
     return cases;
 }
 
@@ -88,7 +130,7 @@ std::string parse_manifest(const std::string& text, const std::string& path, con
             if (!set.is_string() || !cases.count(set.get<std::string>()))
                 return path + ": netlist " + netlist.name + " names a stimulus set 'creditloop mutation --cases' does not list";
             const RegressionCase& c = cases.at(set.get<std::string>());
-            if (!netlist.sets.empty() && !(c.spec.config == netlist.sets.front()->spec.config))
+            if (!netlist.sets.empty() && !same_link(c, *netlist.sets.front()))
                 return path + ": netlist " + netlist.name + "'s stimulus sets differ in their parameters";
             netlist.sets.push_back(&c);
         }
@@ -127,13 +169,51 @@ std::string read_manifest(const std::string& path, const std::map<std::string, R
 // The stimulus sets by name, as a manifest names them.
 std::map<std::string, RegressionCase> cases_by_name(uint64_t seed) {
     std::map<std::string, RegressionCase> cases;
-    for (const auto& c : mutation_cases(seed)) cases[c.name] = c;
+    for (const auto& c : stimulus_sets(seed)) cases[c.name] = c;
     return cases;
 }
 
 // `program run ...` for one stimulus set on a netlist with mutant `id` switched on.
 std::string rerun(const std::string& program, const RegressionCase& set, const Netlist& netlist, int id) {
-    return program + " run " + run_arguments(set.spec) + " --rtl " + netlist.rtl + (id ? " --plusarg " + mutant_plusarg(id) : "");
+    return program + " run " + set_arguments(set) + " --rtl " + netlist.rtl + (id ? " --plusarg " + mutant_plusarg(id) : "");
+}
+
+// One set against one mutant of a netlist: the first violation's cycle and checks when caught.
+struct SetRun {
+    bool passed = true;
+    std::string error;
+    std::vector<Violation> violations;
+};
+
+SetRun run_set(const Netlist& n, const RegressionCase& set, int id) {
+    SetRun out;
+    std::string error;
+    if (set.channels) {
+        auto library = ChannelLibrary::load({set.channels->config, channel_rtl_files(n.sources)}, n.sources, error);
+        if (!library) {
+            out.passed = false;
+            out.error = error;
+            return out;
+        }
+        ChannelRunOptions options;
+        options.stop_after_violation = 0;
+        auto dut = library->create({mutant_plusarg(id)});
+        ChannelRunResult result = run_channels(dut.get(), *set.channels, options);
+        out.passed = result.passed;
+        out.violations = std::move(result.violations);
+        return out;
+    }
+    auto library = DutLibrary::load(set.spec.config, n.sources, error);
+    if (!library) {
+        out.passed = false;
+        out.error = error;
+        return out;
+    }
+    auto dut = library->create({mutant_plusarg(id)});
+    RunResult result = run_link(dut.get(), set.spec);
+    out.passed = result.passed;
+    out.violations = std::move(result.violations);
+    return out;
 }
 
 }  // namespace
@@ -184,14 +264,20 @@ int run_mutation(const std::vector<std::string>& args, const std::string& progra
     // Every netlist in one bank build; then mutant 0 (none) and each mutant of every netlist.
     const DutSources base = DutSources::from_environment();
     std::vector<DutBuild> builds;
+    std::vector<ChannelWanted> channel_builds;
     for (auto& n : netlists) {
         n.sources = base;
         if (auto problem = use_rtl_directory(n.sources, n.rtl); !problem.empty()) return bad_input(problem);
-        builds.push_back({n.sets.front()->spec.config, n.sources});
+        const RegressionCase& first = *n.sets.front();
+        if (first.channels) channel_builds.push_back({first.channels->config, channel_rtl_files(n.sources)});
+        else builds.push_back({first.spec.config, n.sources});
     }
     Progress progress("creditloop mutation");
     progress.phase("verilated netlists");
-    const auto build_errors = build_duts(builds, jobs, [&](const std::string& s) { progress.status(s); });
+    auto build_errors = build_duts(builds, jobs, [&](const std::string& s) { progress.status(s); });
+    if (!channel_builds.empty())
+        for (auto& e : build_channel_duts(channel_builds, base, [&](const std::string& s) { progress.status(s); }))
+            build_errors.push_back(std::move(e));
     for (const auto& e : build_errors) progress.print("creditloop mutation: " + e);
     if (!build_errors.empty()) {
         progress.finish();
@@ -202,22 +288,18 @@ int run_mutation(const std::vector<std::string>& args, const std::string& progra
         const StdoutToStderr quiet(true, true);   // the RTL's own %Error lines: the verdicts say it
         parallel_for(runs.size(), jobs, [&](size_t i) {
             Verdict& v = runs[i];
-            std::string load_error;
-            auto library = DutLibrary::load(v.netlist->sets.front()->spec.config, v.netlist->sources, load_error);
-            if (!library) v.error = load_error;
             for (const RegressionCase* set : v.netlist->sets) {
-                if (!library) break;
-                RunResult result;
-                {
-                    auto dut = library->create({mutant_plusarg(v.id)});
-                    result = run_link(dut.get(), set->spec);
+                SetRun result = run_set(*v.netlist, *set, v.id);
+                if (!result.error.empty()) {
+                    v.error = result.error;
+                    break;
                 }
                 if (result.passed) continue;
                 v.caught = true;
                 v.set = set->name;
                 if (!result.violations.empty()) {
                     v.cycle = result.violations.front().cycle;
-                    v.checks = checks_that_fired(result);
+                    v.checks = checks_that_fired(result.violations);
                 }
                 break;
             }

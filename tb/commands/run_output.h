@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace creditloop {
 
@@ -14,6 +15,7 @@ struct RunOutput {
     bool fst = false;
     bool force = false;             // overwrite an existing waves file
     std::string log_level = "warn";
+    std::vector<std::string> plusargs;   // "+name=value" for the RTL's $value$plusargs
 };
 
 }  // namespace creditloop

@@ -18,44 +18,63 @@ const std::vector<ChannelPort>& channel_ports() {
 
 namespace {
 
-// A packed vector literal, entry 0 in the low bits: {16'd0, 16'd15, 16'd8}.
+// A table as one sized constant, entry 0 in the low bits: 48'h0008000f0000 for {16'd0, 16'd15, 16'd8}.
 template <size_t N, class T>
 std::string packed(const std::array<T, N>& values, int count, int bits) {
-    std::ostringstream out;
-    out << "{";
-    for (int i = static_cast<int>(N) - 1; i >= 0; --i) {
-        const long v = i < count ? static_cast<long>(values[static_cast<size_t>(i)]) : 0;
-        out << bits << "'d" << v << (i ? ", " : "");
+    const int width = static_cast<int>(N) * bits;
+    std::vector<bool> bit(static_cast<size_t>(width), false);
+    for (int i = 0; i < count && i < static_cast<int>(N); ++i)
+        for (int b = 0; b < bits; ++b)
+            bit[static_cast<size_t>(i * bits + b)] = (static_cast<unsigned long>(values[static_cast<size_t>(i)]) >> b) & 1UL;
+    std::string hex;
+    for (int nibble = (width + 3) / 4 - 1; nibble >= 0; --nibble) {
+        int v = 0;
+        for (int b = 3; b >= 0; --b) v = v << 1 | (nibble * 4 + b < width && bit[static_cast<size_t>(nibble * 4 + b)]);
+        hex += "0123456789abcdef"[v];
     }
-    out << "}";
-    return out.str();
+    return std::to_string(width) + "'h" + hex;
 }
 
 }  // namespace
 
-std::string channel_parameters(const ChannelLinkConfig& config) {
+std::vector<std::pair<std::string, std::string>> channel_parameter_list(const ChannelLinkConfig& config) {
     const ChannelLayout l = layout(config);
-    std::ostringstream p;
-    p << "#(.NCH(" << l.channels << "), .NLANE(" << l.lanes << "), .NPOOL(" << l.pools << "), .L(" << config.stages
-      << "), .SHARED_RET(" << (config.shared_return ? 1 : 0) << "),\n      .CH_LANE(" << packed(l.channel_lane, l.channels, 8)
-      << "),\n      .CH_SPLIT(" << packed(l.channel_split, l.channels, 1) << "),\n      .CH_UNIT("
-      << packed(l.channel_unit, l.channels, 16) << "),\n      .LANE_CH(" << packed(l.lane_channel, l.lanes, 8)
-      << "),\n      .LANE_POOL(" << packed(l.lane_pool, l.lanes, 8) << "),\n      .POOL_B("
-      << packed(l.pool_credits, l.pools, 16) << "),\n      .POOL_K(" << packed(l.pool_batch, l.pools, 16)
-      << "),\n      .POOL_FULL_RATE(" << packed(l.pool_full_rate, l.pools, 1);
-    // The policies and the late frees only where they are set: a link without them keeps its
-    // parameter list (and so its verilated instance).
+    std::vector<std::pair<std::string, std::string>> p = {
+        {"NCH", std::to_string(l.channels)},
+        {"NLANE", std::to_string(l.lanes)},
+        {"NPOOL", std::to_string(l.pools)},
+        {"L", std::to_string(config.stages)},
+        {"SHARED_RET", config.shared_return ? "1" : "0"},
+        {"CH_LANE", packed(l.channel_lane, l.channels, 8)},
+        {"CH_SPLIT", packed(l.channel_split, l.channels, 1)},
+        {"CH_UNIT", packed(l.channel_unit, l.channels, 16)},
+        {"LANE_CH", packed(l.lane_channel, l.lanes, 8)},
+        {"LANE_POOL", packed(l.lane_pool, l.lanes, 8)},
+        {"POOL_B", packed(l.pool_credits, l.pools, 16)},
+        {"POOL_K", packed(l.pool_batch, l.pools, 16)},
+        {"POOL_FULL_RATE", packed(l.pool_full_rate, l.pools, 1)}};
+    // The policies and the late frees only where they are set.
     bool hybrid = false, timeout = false;
     for (int i = 0; i < l.pools; ++i) hybrid = hybrid || l.pool_hybrid[i], timeout = timeout || l.pool_timeout[i];
-    if (hybrid)
-        p << "),\n      .POOL_POLICY(" << packed(l.pool_hybrid, l.pools, 1) << "), .POOL_LOW(" << packed(l.pool_low, l.pools, 16)
-          << "),\n      .POOL_IDLE(" << packed(l.pool_idle, l.pools, 16);
-    if (timeout) p << "),\n      .POOL_TIMEOUT(" << packed(l.pool_timeout, l.pools, 16);
-    if (config.sync_stages) p << "), .SYNC(" << config.sync_stages;
-    if (config.free_delay) p << "), .FREE_DELAY(" << config.free_delay;
-    p << "),\n      .RECOVERY("
-      << (config.recovery ? 1 : 0) << "), .TOTAL_BITS(" << config.total_bits << "), .RESEND(" << config.resend_period << "))";
-    return p.str();
+    if (hybrid) {
+        p.push_back({"POOL_POLICY", packed(l.pool_hybrid, l.pools, 1)});
+        p.push_back({"POOL_LOW", packed(l.pool_low, l.pools, 16)});
+        p.push_back({"POOL_IDLE", packed(l.pool_idle, l.pools, 16)});
+    }
+    if (timeout) p.push_back({"POOL_TIMEOUT", packed(l.pool_timeout, l.pools, 16)});
+    if (config.sync_stages) p.push_back({"SYNC", std::to_string(config.sync_stages)});
+    if (config.free_delay) p.push_back({"FREE_DELAY", std::to_string(config.free_delay)});
+    p.push_back({"RECOVERY", config.recovery ? "1" : "0"});
+    p.push_back({"TOTAL_BITS", std::to_string(config.total_bits)});
+    p.push_back({"RESEND", std::to_string(config.resend_period)});
+    return p;
+}
+
+std::string channel_parameters(const ChannelLinkConfig& config) {
+    std::string out = "#(";
+    for (const auto& [name, value] : channel_parameter_list(config))
+        out += (out.size() > 2 ? ",\n      ." : ".") + name + "(" + value + ")";
+    return out + ")";
 }
 
 std::string channel_bank_top_sv(const std::vector<ChannelBankInstance>& instances, const std::vector<BankVariant>& variants) {

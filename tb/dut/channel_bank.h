@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "channel_config.h"
@@ -27,7 +28,12 @@ struct ChannelPort {
 };
 const std::vector<ChannelPort>& channel_ports();
 
-// channel_link_observed's parameter list for `config` ("#(.NCH(4), ...)").
+// The parameters channel_link_observed is given for `config`, each value a Verilog constant
+// ("4", "64'h0000000000000302"; a table's entry 0 in its low bits). Those left out keep the
+// top's defaults, which are credit_link's too (so a link without them keeps its verilated
+// instance, and `creditloop mutation` elaborates credit_link alone from this list).
+std::vector<std::pair<std::string, std::string>> channel_parameter_list(const ChannelLinkConfig& config);
+// The same as an instance's parameter list ("#(.NCH(4), ...)").
 std::string channel_parameters(const ChannelLinkConfig& config);
 
 std::string channel_bank_top_sv(const std::vector<ChannelBankInstance>& instances, const std::vector<BankVariant>& variants);

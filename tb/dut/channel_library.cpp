@@ -91,7 +91,7 @@ std::vector<std::string> channel_rtl_files(const DutSources& sources, const std:
     for (const auto& entry : fs::directory_iterator(rtl / "channels", ec))
         if (entry.path().extension() == ".sv") files.push_back(entry.path().string());
     std::sort(files.begin(), files.end());
-    std::vector<std::string> blocks = sv_files_in(rtl);
+    std::vector<std::string> blocks = design_files(sources);   // rtl/*.sv, or --rtl DIR's
     std::stable_partition(blocks.begin(), blocks.end(),
                           [](const std::string& f) { return fs::path(f).filename() == "credit_link.sv"; });
     files.insert(files.end(), blocks.begin(), blocks.end());
@@ -199,6 +199,10 @@ std::unique_ptr<ChannelLibrary> ChannelLibrary::load(const ChannelWanted& wanted
     return lib;
 }
 
-std::unique_ptr<ChannelDut> ChannelLibrary::create() const { return std::unique_ptr<ChannelDut>(create_(index_)); }
+std::unique_ptr<ChannelDut> ChannelLibrary::create(const std::vector<std::string>& plusargs) const {
+    std::vector<const char*> argv;
+    for (const auto& arg : plusargs) argv.push_back(arg.c_str());
+    return std::unique_ptr<ChannelDut>(create_(index_, static_cast<int>(argv.size()), argv.data()));
+}
 
 }  // namespace creditloop

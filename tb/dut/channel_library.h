@@ -34,7 +34,8 @@ public:
 
     // Build if needed, then load; nullptr and one line in `error` on failure.
     static std::unique_ptr<ChannelLibrary> load(const ChannelWanted& wanted, const DutSources& sources, std::string& error);
-    std::unique_ptr<ChannelDut> create() const;
+    // `plusargs`: +NAME=VALUE for the RTL's $value$plusargs (a generated mutant's selector, say).
+    std::unique_ptr<ChannelDut> create(const std::vector<std::string>& plusargs = {}) const;
     const std::string& path() const { return path_; }
     const std::string& trace_format() const { return trace_format_; }
     // Where its signals sit in its waves ("channel_bank.creditloop_channel_bank.c3").

@@ -46,9 +46,12 @@ std::vector<std::string> sv_files_in(const fs::path& rtl) {
     return files;
 }
 
+std::vector<std::string> design_files(const DutSources& sources) {
+    return sources.rtl_files.empty() ? sv_files_in(fs::path(sources.source_root) / "rtl") : sources.rtl_files;
+}
+
 std::vector<std::string> rtl_files(const DutSources& sources) {
-    std::vector<std::string> files =
-        sources.rtl_files.empty() ? sv_files_in(fs::path(sources.source_root) / "rtl") : sources.rtl_files;
+    std::vector<std::string> files = design_files(sources);
     // The testbench top and the probe it binds into the design (rtl/observe/), whichever design
     // (a link of your own, mapped, comes with a generated top of its own).
     if (sources.own_top) return files;

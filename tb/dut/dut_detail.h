@@ -32,6 +32,9 @@ std::string hex(uint64_t value);                          // 16 hex digits
 // and user coverage, make coverage), else "": part of every bank's stamp, so the two never mix.
 const char* coverage_flavour();
 std::vector<std::string> sv_files_in(const fs::path& rtl);    // *.sv, credit_link.sv first
+// The design: rtl/*.sv, or the files --rtl or a map gave (sources.rtl_files).
+std::vector<std::string> design_files(const DutSources& sources);
+// The design and the testbench top and probe of rtl/observe/ (unless the design brings its own).
 std::vector<std::string> rtl_files(const DutSources& sources);
 std::string runtime_library(const DutSources& sources);   // libcreditloop_vlrt.so of the main build
 // The main build's static layers the SystemC harness links (libcreditloop_<layer>.a).

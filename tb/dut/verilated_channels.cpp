@@ -25,7 +25,8 @@ constexpr const char* kTopName = "channel_bank";
 
 class VerilatedChannels final : public ChannelDut {
 public:
-    explicit VerilatedChannels(int index) : v_(kTopName), index_(index), p_(channel_bank_ports(v_.top(), index)) {}
+    VerilatedChannels(int index, int argc, const char* const* argv)
+        : v_(kTopName, std::vector<const char*>(argv, argv + argc)), index_(index), p_(channel_bank_ports(v_.top(), index)) {}
     ~VerilatedChannels() override {
         v_.finish();
 #if VM_COVERAGE
@@ -88,8 +89,8 @@ extern "C" {
 CREDITLOOP_EXPORT int creditloop_channel_abi_version() { return creditloop::kChannelAbiVersion; }
 CREDITLOOP_EXPORT int creditloop_channel_bank_size() { return creditloop::kChannelBankSize; }
 CREDITLOOP_EXPORT const char* creditloop_channel_describe(int index) { return creditloop::channel_bank_key(index); }
-CREDITLOOP_EXPORT creditloop::ChannelDut* creditloop_channel_create(int index) {
-    if (index < 0 || index >= creditloop::kChannelBankSize) return nullptr;
-    return new creditloop::VerilatedChannels(index);
+CREDITLOOP_EXPORT creditloop::ChannelDut* creditloop_channel_create(int index, int argc, const char* const* argv) {
+    if (index < 0 || index >= creditloop::kChannelBankSize || argc < 0) return nullptr;
+    return new creditloop::VerilatedChannels(index, argc, argv);
 }
 }

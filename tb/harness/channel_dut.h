@@ -25,10 +25,11 @@ public:
 };
 
 // Plugin ABI of a channel bank (one shared object, several configurations).
-constexpr int kChannelAbiVersion = 2;
+constexpr int kChannelAbiVersion = 3;
 using ChannelAbiVersionFn = int (*)();
 using ChannelBankSizeFn = int (*)();
 using ChannelDescribeFn = const char* (*)(int index);   // the configuration's key
-using ChannelCreateFn = ChannelDut* (*)(int index);
+// `argv`: the RTL's plusargs (+NAME=VALUE), the instance's own command line.
+using ChannelCreateFn = ChannelDut* (*)(int index, int argc, const char* const* argv);
 
 }  // namespace creditloop

@@ -14,7 +14,7 @@ namespace creditloop {
 
 ChannelStimulus::ChannelStimulus(const ChannelLinkConfig& config, uint64_t seed, const ChannelEnvironment& environment)
     : config_(config), environment_(environment), rng_(seed), flush_rng_(stream_seed(seed, 4)),
-      reverse_rng_(stream_seed(seed, 5)) {
+      reverse_rng_(stream_seed(seed, 5)), tag_rng_(stream_seed(seed, 3)) {
     pools_ = layout(config).pools;
     paths_ = config.shared_return ? 1 : pools_;
 }
@@ -41,7 +41,14 @@ const ChannelInputs& ChannelStimulus::next(uint64_t cycle) {
         if (rng_.chance(t.load) && queues_[c].size() < kQueueLimit) {
             const uint64_t span = static_cast<uint64_t>(t.max_bytes - t.min_bytes) + 1;
             const uint32_t bytes = static_cast<uint32_t>(t.min_bytes) + static_cast<uint32_t>(rng_.next() % span);
-            const uint32_t tag = (static_cast<uint32_t>(c) << 28) | ((sequence_[c]++ << 8) & 0x0fffff00u);
+            // Random, so every payload bit toggles, with the channel in it: bits 27:24 are the
+            // channel XOR bits 31:28 (ChannelData::payload_channel). Bits 23:0 leave room for a
+            // packet's last flit (the tag + flits - 1, up to 65535 flits) below bit 24.
+            const uint64_t draw = tag_rng_.next();
+            uint32_t low = static_cast<uint32_t>(draw) & 0x00ffffffu;
+            if (low > 0x00ffffffu - 0xffffu) low -= 0x10000u;
+            const uint32_t high = static_cast<uint32_t>(draw >> 32) & 0xfu;
+            const uint32_t tag = high << 28 | ((high ^ static_cast<uint32_t>(c)) & 0xfu) << 24 | low;
             queues_[c].push_back({bytes, tag});
             ++offered_[c];
         }

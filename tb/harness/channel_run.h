@@ -54,10 +54,9 @@ private:
     ChannelLinkConfig config_;
     ChannelEnvironment environment_;
     int pools_ = 0, paths_ = 0;
-    Rng rng_, flush_rng_, reverse_rng_;
+    Rng rng_, flush_rng_, reverse_rng_, tag_rng_;
     ChannelInputs inputs_;
     std::array<std::deque<Packet>, kMaxChannels> queues_;
-    std::array<uint32_t, kMaxChannels> sequence_{};
     std::array<uint64_t, kMaxChannels> offered_{};
 };
 
