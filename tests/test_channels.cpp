@@ -114,19 +114,19 @@ TEST_CASE("hand-worked trace: a three-flit packet holds the link, then round-rob
     // Cycle 0: both eligible; channel 0 first after reset. All 3 of A's credits are taken.
     CHECK(t[0].eligible == 0b11);
     CHECK(t[0].grant == 0b01);
-    CHECK(t[0].send_payload == 0x00000000u);
+    CHECK(ChannelData::payload_channel(t[0].send_payload) == 0);   // the head flit carries A's tag
     // Cycles 1, 2: A's flits 1 and 2, no grant; 3 credits were taken at once, 2 reserved then 1.
     CHECK(t[1].grant == 0);
     CHECK(t[1].send);
-    CHECK(t[1].send_payload == 1u);
+    CHECK(t[1].send_payload == t[0].send_payload + 1);   // flit i carries tag + i
     CHECK(t[1].credits[0] == 1);
     CHECK(t[1].reserved[0] == 2);
-    CHECK(t[2].send_payload == 2u);
+    CHECK(t[2].send_payload == t[0].send_payload + 2);
     CHECK(t[2].reserved[0] == 1);
     // Cycle 3: B (round-robin after A); A has 1 + 1 returned credit, not the 3 it needs.
     CHECK(t[3].grant == 0b10);
     CHECK(t[3].send_lane == 1u);
-    CHECK(t[3].send_payload == 0x10000000u);
+    CHECK(ChannelData::payload_channel(t[3].send_payload) == 1);   // B's tag
     // A's head flit (sent 0) arrives in 1 (t + L), is popped in 2, its credit reaches the sender
     // in 3 (t + 2L + 1): A holds 1 + 1 + 1 = 3 in cycle 5 and is granted as soon as B is not.
     CHECK(t[3].credits_arriving[0] == 1);
