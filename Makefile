@@ -168,10 +168,11 @@ test-fast: build
 timing:
 	python3 scripts/timing.py
 
-lint:
+lint: build
 	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link rtl/*.sv
-	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link_observed rtl/*.sv rtl/observe/*.sv
-	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module channel_link_observed rtl/*.sv rtl/observe/credit_link_probe.sv rtl/channels/*.sv
+	$(BUILD)/creditloop tops --out $(BUILD)/tops --force >/dev/null
+	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/credit_link_observed.sv
+	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module channel_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/channel_link_observed.sv
 
 clean:
 	rm -rf $(BUILD)

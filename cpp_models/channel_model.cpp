@@ -67,7 +67,7 @@ bool ChannelModel::policy_flushes(int p, bool busy) const {
     const uint32_t credits = static_cast<uint32_t>(layout_.pool_credits[p]);
     const uint32_t low = static_cast<uint32_t>(layout_.pool_low[p]);
     if (low >= credits) return true;
-    uint32_t held = obs_.slots_freeing[p] + obs_.pending[p] + obs_.waiting[p];
+    uint32_t held = obs_.slots_freeing[p] + obs_.pending_returns[p] + obs_.return_waiting[p];
     for (int l = 0; l < layout_.lanes; ++l)
         if (layout_.lane_pool[l] == p) held += obs_.occupancy[l];
     return (held & count_mask_[p]) >= credits - low;
@@ -89,8 +89,8 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     for (int p = 0; p < pools; ++p) {
         o.credits[p] = credits_[p];
         o.reserved[p] = reserved_[p];
-        o.pending[p] = pending_[p];
-        o.waiting[p] = config_.recovery ? (released_total_[p] - sent_total_[p]) & total_mask_ : waiting_[p];
+        o.pending_returns[p] = pending_[p];
+        o.return_waiting[p] = config_.recovery ? (released_total_[p] - sent_total_[p]) & total_mask_ : waiting_[p];
     }
     for (int l = 0; l < layout_.lanes; ++l) {
         o.occupancy[l] = static_cast<uint32_t>(lanes_[l].size());

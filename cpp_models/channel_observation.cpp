@@ -3,8 +3,8 @@
 namespace creditloop {
 
 uint64_t pool_total(const ChannelObservation& o, const ChannelLayout& layout, int pool) {
-    uint64_t total = uint64_t{o.credits[pool]} + o.reserved[pool] + o.fwd_flits[pool] + o.slots_freeing[pool] + o.pending[pool] +
-                     o.waiting[pool] + o.return_flight[pool];
+    uint64_t total = uint64_t{o.credits[pool]} + o.reserved[pool] + o.fwd_flits[pool] + o.slots_freeing[pool] + o.pending_returns[pool] +
+                     o.return_waiting[pool] + o.return_flight[pool];
     for (int l = 0; l < layout.lanes; ++l)
         if (layout.lane_pool[l] == pool) total += o.occupancy[l];
     return total;

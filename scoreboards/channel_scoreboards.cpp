@@ -98,7 +98,7 @@ void ChannelConservation::one_sided_reset(const ChannelObservation& o) {
             if (layout_.lane_pool[l] == p) lanes += o.occupancy[l];
         const uint64_t sender_end = uint64_t{o.credits[p]} + o.reserved[p] + o.credits_arriving[p] + o.fwd_flits[p] -
                                     (arriving ? 1u : 0u);
-        const uint64_t receiver_end = lanes + (joined ? 1u : 0u) + o.slots_freeing[p] + o.pending[p] + o.waiting[p] +
+        const uint64_t receiver_end = lanes + (joined ? 1u : 0u) + o.slots_freeing[p] + o.pending_returns[p] + o.return_waiting[p] +
                                       o.return_flight[p] - o.credits_arriving[p];
         const uint64_t after = o.reset_tx ? grant + receiver_end : sender_end;
         if (after == grant) continue;   // nothing of the pool was away from the reset end: harmless
@@ -136,7 +136,7 @@ void ChannelStarvation::step(const ChannelObservation& o) {
                         "0", "1", "pool " + pool_name(config_, layout_, p) + " refused an update no injected fault explains"});
             }
         }
-        uint64_t held = uint64_t{o.credits[p]} + o.reserved[p] + o.fwd_flits[p] + o.slots_freeing[p] + o.waiting[p];
+        uint64_t held = uint64_t{o.credits[p]} + o.reserved[p] + o.fwd_flits[p] + o.slots_freeing[p] + o.return_waiting[p];
         for (int l = 0; l < layout_.lanes; ++l)
             if (layout_.lane_pool[l] == p) held += o.occupancy[l];
         if (held != 0 || (in_flight & bit) || o.reset_tx || o.reset_rx) {
@@ -146,7 +146,7 @@ void ChannelStarvation::step(const ChannelObservation& o) {
         if (run_[p] == 0) start_[p] = o.cycle;
         longest_ = std::max(longest_, ++run_[p]);
         if (run_[p] == bound_[p] + 1) {
-            const uint64_t missing = static_cast<uint64_t>(layout_.pool_credits[p]) - o.pending[p];
+            const uint64_t missing = static_cast<uint64_t>(layout_.pool_credits[p]) - o.pending_returns[p];
             record({o.cycle, "starvation", channel_signal_name(config_, layout_, ChannelSignal::credits, p),
                     fmt::format("credits back within {} cycles", bound_[p]), fmt::format("0 for {} cycles", run_[p]),
                     fmt::format("pool {} held at 0 credits since cycle {} with nothing of it anywhere: {} missing",

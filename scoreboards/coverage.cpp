@@ -259,9 +259,9 @@ void ChannelCoverage::step(const ChannelObservation& o) {
             if (k == 1 && returned == 1) hit(ChannelBin::pool_batch_single);
             else if (k > 1 && returned == k) hit(ChannelBin::pool_batch_full);
         }
-        if (shared_return_ && o.waiting[p] != 0) hit(ChannelBin::pool_shared_return_wait);
+        if (shared_return_ && o.return_waiting[p] != 0) hit(ChannelBin::pool_shared_return_wait);
         if ((o.policy_flush >> p & 1u) && returned != 0 && returned < k && !recovery_) hit(ChannelBin::pool_flush_partial);
-        if (o.waiting[p] != 0 && (o.return_busy >> (shared_return_ ? 0 : p) & 1u)) hit(ChannelBin::pool_path_held);
+        if (o.return_waiting[p] != 0 && (o.return_busy >> (shared_return_ ? 0 : p) & 1u)) hit(ChannelBin::pool_path_held);
         if (o.slots_freeing[p] != 0) hit(ChannelBin::pool_late_free);
         if ((o.reset_tx || o.reset_rx) && credits != b)
             hit(o.reset_tx && o.reset_rx ? ChannelBin::reset_both : ChannelBin::reset_one_end);

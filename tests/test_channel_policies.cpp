@@ -87,9 +87,9 @@ void require_same(const Observation& r, const ChannelObservation& o) {
     REQUIRE(o.pop_payload[0] == r.pop_payload);
     REQUIRE((o.overflow & 1u) == (r.overflow ? 1u : 0u));
     REQUIRE(o.slots_freeing[0] == r.slots_freeing);
-    REQUIRE(o.pending[0] == r.pending_returns);
+    REQUIRE(o.pending_returns[0] == r.pending_returns);
     REQUIRE((o.policy_flush & 1u) == (r.policy_flush ? 1u : 0u));
-    REQUIRE(o.waiting[0] == r.return_waiting);
+    REQUIRE(o.return_waiting[0] == r.return_waiting);
     REQUIRE(o.credits_returned[0] == r.credits_returned);
     REQUIRE((o.return_message & 1u) == (r.return_message ? 1u : 0u));
     REQUIRE(o.return_flight[0] == r.return_flight);
@@ -239,13 +239,13 @@ TEST_CASE("the flush input and reverse traffic act per pool", "[channels][model]
         const ChannelObservation& o = model.evaluate(in);
         REQUIRE((o.policy_flush & 1u) == 1u);
         REQUIRE((o.policy_flush & 2u) == 0u);
-        REQUIRE(o.pending[0] == 0);                          // flushed every cycle: nothing waits in the batch
+        REQUIRE(o.pending_returns[0] == 0);                          // flushed every cycle: nothing waits in the batch
         REQUIRE(o.credits_returned[0] <= 1);
         if (o.return_busy & 2u) REQUIRE(o.credits_returned[1] == 0);
         REQUIRE(o.credits_returned[1] % 4 == 0);             // whole batches (a free cycle sends every waiting one)
         flushed_returns += o.credits_returned[0];
         batch_returns += o.credits_returned[1];
-        waited += o.waiting[1];
+        waited += o.return_waiting[1];
         REQUIRE(pool_total(o, layout(config), 0) == 8);
         REQUIRE(pool_total(o, layout(config), 1) == 8);
         model.update();

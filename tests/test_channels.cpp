@@ -69,7 +69,7 @@ TEST_CASE("one channel of one-flit packets is today's link, cycle for cycle", "[
             REQUIRE(o.fwd_flits[0] == r.fwd_flits);
             REQUIRE(o.occupancy[0] == r.occupancy);
             REQUIRE((o.pop & 1u) == (r.pop ? 1u : 0u));
-            REQUIRE(o.pending[0] == r.pending_returns);
+            REQUIRE(o.pending_returns[0] == r.pending_returns);
             REQUIRE(o.return_flight[0] == r.return_flight);
             REQUIRE(o.credits_arriving[0] == r.credits_arriving);
             REQUIRE(o.credits_returned[0] == r.credits_returned);
@@ -397,9 +397,9 @@ TEST_CASE("one channel with faults, with and without recovery, is today's link, 
                 REQUIRE(o.credits[0] == r.credits);
                 REQUIRE(o.credits_arriving[0] == r.credits_arriving);
                 REQUIRE(o.credits_returned[0] == r.credits_returned);
-                REQUIRE(o.waiting[0] == r.return_waiting);
+                REQUIRE(o.return_waiting[0] == r.return_waiting);
                 REQUIRE(o.return_flight[0] == r.return_flight);
-                REQUIRE(o.pending[0] == r.pending_returns);
+                REQUIRE(o.pending_returns[0] == r.pending_returns);
                 REQUIRE((o.return_message & 1u) == (r.return_message ? 1u : 0u));
                 REQUIRE((o.update_refused & 1u) == (r.update_refused ? 1u : 0u));
                 reference.update();

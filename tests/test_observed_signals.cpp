@@ -5,18 +5,23 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "channel_observation.h"
 #include "dut_bank.h"
 #include "gtkw.h"
 #include "lockstep.h"
 #include "observation.h"
+#include "observed_tops.h"
 #include "test_support.h"
 
 using namespace creditloop;
+using namespace creditloop::testing;
 namespace fs = std::filesystem;
 
 namespace {
@@ -127,4 +132,81 @@ TEST_CASE("the bank connects every observed signal that is an RTL output", "[sig
     // And the generated header gives the plugin a pointer per port.
     const std::string header = bank_ports_header({{LinkConfig{}, 0, "link_L4_B12_K1_W32"}});
     for (const BankPort& p : ports) CHECK(header.find(std::string("* ") + p.name + ";") != std::string::npos);
+}
+
+TEST_CASE("credit_link's parameter header is read as written: comments dropped, nested brackets kept",
+          "[signals][tops]") {
+    const fs::path file = fs::temp_directory_path() / "creditloop_header_test.sv";
+    {
+        std::ofstream out(file);
+        out << "// module credit_link #(parameter int FAKE = 1) in a comment is not the module\n"
+               "module credit_link_other #(parameter int X = 1) ();\nendmodule\n"
+               "module credit_link #(\n  parameter int L = 4,   // stages (a comment, with a ')' in it)\n"
+               "  parameter logic [16*16-1:0] POOL_B = {16{16'(L)}}, parameter int Q = (2), R = 3,\n"
+               "  localparam int N = (L > 1) ? 1 : 2\n) (\n  input logic clk\n);\nendmodule\n";
+    }
+    const std::string header = credit_link_parameter_header({file.string()});
+    fs::remove(file);
+    CHECK(header == "\n  parameter int L = 4,   \n  parameter logic [16*16-1:0] POOL_B = {16{16'(L)}}, parameter int Q = (2), R = 3,\n"
+                    "  localparam int N = (L > 1) ? 1 : 2");
+    // Every parameter but the local one is passed down, R too (a declaration without a keyword).
+    const std::string top = observed_top_sv(header);
+    CHECK(top.find("credit_link #(.L(L), .POOL_B(POOL_B), .Q(Q), .R(R)) dut (") != std::string::npos);
+    CHECK(top.find(".N(N)") == std::string::npos);
+    CHECK(credit_link_parameter_header({"/nonexistent/credit_link.sv"}).empty());
+}
+
+TEST_CASE("the generated testbench tops take every parameter of credit_link.sv and every observed signal",
+          "[signals][tops]") {
+    // credit_link.sv's parameter names, read here by a pattern of this test's own.
+    const std::string rtl = slurp(source_dir() + "/rtl/credit_link.sv");
+    const std::string header = credit_link_parameter_header({source_dir() + "/rtl/credit_link.sv"});
+    REQUIRE_FALSE(header.empty());
+    std::vector<std::string> names;
+    const std::regex parameter(R"(\n\s*parameter\s+(?:int|logic\s*\[[^\]]*\])\s+(\w+)\s*=)");
+    const std::string module = rtl.substr(rtl.find("\nmodule credit_link #("));
+    for (auto it = std::sregex_iterator(module.begin(), module.begin() + static_cast<long>(module.find("\n) (")), parameter);
+         it != std::sregex_iterator(); ++it)
+        names.push_back((*it)[1]);
+    REQUIRE(names.size() >= 30);   // the one-channel and the multi-channel parameters
+    const std::string one = observed_top_sv(header);
+    const std::string many = channel_top_sv(header);
+    for (const std::string& name : names) {
+        CAPTURE(name);
+        CHECK(one.find("." + name + "(" + name + ")") != std::string::npos);
+        CHECK(many.find("." + name + "(" + name + ")") != std::string::npos);
+    }
+    // One output port and one assignment from credit_link's net of the same name per RTL output.
+    for (const SignalInfo& s : kObservedSignals) {
+        if (s.source != SignalSource::rtl_output) continue;
+        CAPTURE(s.field);
+        const std::regex port("output logic (\\[[^\\]]*\\] )?" + std::string(s.field) + "[,\n]");
+        CHECK(std::regex_search(one, port));
+        CHECK(one.find("dut." + std::string(s.group == SignalGroup::loop ? "u_probe." : "") + s.field) != std::string::npos);
+    }
+    for (const ChannelSignalInfo& s : kChannelSignals) {
+        CAPTURE(s.field);
+        const int bits = port_width(s.shape, s.width);
+        const std::string range = bits > 1 ? "[" + std::to_string(bits - 1) + ":0] " : "";
+        CHECK(many.find("output logic " + range + s.field) != std::string::npos);
+        CHECK(many.find(std::string("assign ") + s.field + " = " + std::to_string(bits) + "'(dut." + s.field + ")") != std::string::npos);
+    }
+    for (const ChannelInputInfo& s : kChannelInputs) CHECK(many.find(std::string(".") + s.field + " (" + s.field + ")") != std::string::npos);
+}
+
+TEST_CASE("creditloop tops writes both tops, and keeps a file that is there without --force", "[signals][tops][binary]") {
+    const fs::path dir = fs::temp_directory_path() / "creditloop_tops_test";
+    fs::remove_all(dir);
+    CliOutcome o = run_creditloop("tops --out " + dir.string());
+    CHECK(o.exit_code == 0);
+    CHECK(slurp((dir / "credit_link_observed.sv").string()).find("module credit_link_observed #(") != std::string::npos);
+    CHECK(slurp((dir / "channel_link_observed.sv").string()).find("module channel_link_observed #(") != std::string::npos);
+    { std::ofstream((dir / "channel_link_observed.sv").string()) << "mine\n"; }
+    o = run_creditloop("tops --out " + dir.string());
+    CHECK(o.exit_code == 2);
+    CHECK(o.err.find("exists: give --force") != std::string::npos);
+    CHECK(slurp((dir / "channel_link_observed.sv").string()) == "mine\n");
+    CHECK(run_creditloop("tops --out " + dir.string() + " --force").exit_code == 0);
+    CHECK(slurp((dir / "channel_link_observed.sv").string()).find("module channel_link_observed") != std::string::npos);
+    fs::remove_all(dir);
 }

@@ -1,7 +1,11 @@
 // Helpers shared by the tests: seed-style run specs and where the build and sources are.
 #pragma once
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -60,6 +64,23 @@ inline std::vector<std::pair<std::string, std::vector<std::string>>> gtkw_groups
         }
     }
     return groups;
+}
+
+// build/creditloop run with `args` (a shell command line): its exit code, stdout and stderr.
+struct CliOutcome {
+    int exit_code;
+    std::string out;
+    std::string err;
+};
+inline CliOutcome run_creditloop(const std::string& args) {
+    namespace fs = std::filesystem;
+    const fs::path tmp = fs::temp_directory_path() / ("creditloop_cli_" + std::to_string(::getpid()));
+    fs::create_directories(tmp);
+    const std::string out = (tmp / "out").string(), err = (tmp / "err").string();
+    const int status = std::system((build_dir() + "/creditloop " + args + " >" + out + " 2>" + err).c_str());
+    CliOutcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    fs::remove_all(tmp);
+    return o;
 }
 
 }  // namespace creditloop::testing

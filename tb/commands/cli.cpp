@@ -25,6 +25,7 @@ const char* const kUsage =
     "       creditloop policies [options] return policies against reverse load, a Markdown table\n"
     "       creditloop speed [options]    cycles per second of one mode (make bench)\n"
     "       creditloop gtkw [options]     the GTKWave save file for waves of your own (a formal counterexample)\n"
+    "       creditloop tops --out DIR     the generated testbench tops, for reading or linting them\n"
     "'creditloop <command> --help' lists a command's options.\n";
 
 namespace {

@@ -12,6 +12,7 @@
 //   creditloop policies [options]  return policies against reverse load, as a Markdown table
 //   creditloop speed [options]     one timed run for the bench (make bench)
 //   creditloop gtkw [options]      the GTKWave save file for waves of your own (scripts/formal.py)
+//   creditloop tops --out DIR      the generated testbench tops, for reading or lint (make lint)
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -38,6 +39,7 @@
 #include "port_map.h"
 #include "policy_table.h"
 #include "size_command.h"
+#include "tops_command.h"
 #include "speed.h"
 #include "sweep.h"
 #include "merge.h"
@@ -208,11 +210,12 @@ int main(int argc, char** argv) {
     if (sub == "policies") return run_policy_table(args, program_path(argv[0]));
     if (sub == "speed") return run_speed(args);
     if (sub == "gtkw") return run_gtkw(args);
+    if (sub == "tops") return run_tops(args);
     if (sub == "mutation") return run_mutation(args, program_path(argv[0]));
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak' or 'gtkw' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw' or 'tops' (see 'creditloop --help')");
 }

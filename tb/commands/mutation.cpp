@@ -73,9 +73,6 @@ json link_parameters_json(const RegressionCase& set) {
         if (number) parameters[name] = std::stoi(value);
         else parameters[name] = value;
     }
-    // What channel_link_observed passes besides: 32-bit payloads, a packet's credits in one cycle.
-    parameters["W"] = 32;
-    parameters["MULTI_CREDIT"] = 1;
     return parameters;
 }
 

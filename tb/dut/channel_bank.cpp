@@ -44,6 +44,8 @@ std::vector<std::pair<std::string, std::string>> channel_parameter_list(const Ch
         {"NLANE", std::to_string(l.lanes)},
         {"NPOOL", std::to_string(l.pools)},
         {"L", std::to_string(config.stages)},
+        {"W", "32"},              // the tag's width (the top's ports are 32 bits a channel)
+        {"MULTI_CREDIT", "1"},    // a packet takes its ceil(bytes/unit) credits in one cycle
         {"SHARED_RET", config.shared_return ? "1" : "0"},
         {"CH_LANE", packed(l.channel_lane, l.channels, 8)},
         {"CH_SPLIT", packed(l.channel_split, l.channels, 1)},

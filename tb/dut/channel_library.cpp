@@ -9,6 +9,7 @@
 
 #include "channel_bank.h"
 #include "dut_detail.h"
+#include "observed_tops.h"
 
 namespace creditloop {
 
@@ -82,22 +83,20 @@ void prune(const std::string& root, const std::string& source_root) {
 
 std::vector<std::string> channel_rtl_files(const DutSources& sources, const std::string& replacement,
                                            const std::string& replaces) {
-    // The testbench top (rtl/channels/), then the link and its blocks (rtl/*.sv, credit_link.sv
-    // first), then the probe bound into the link. `replacement` takes the place of the file of
-    // the same role (a mutant of credit_link.sv, or of a block).
+    // The testbench top (generated from the design's credit_link header, observed_tops.h), then
+    // the link and its blocks (rtl/*.sv, credit_link.sv first), then the probe bound into the
+    // link. `replacement` takes the place of the file of the same role (a mutant of
+    // credit_link.sv, or of a block).
     const fs::path rtl = fs::path(sources.source_root) / "rtl";
-    std::vector<std::string> files;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(rtl / "channels", ec))
-        if (entry.path().extension() == ".sv") files.push_back(entry.path().string());
-    std::sort(files.begin(), files.end());
     std::vector<std::string> blocks = design_files(sources);   // rtl/*.sv, or --rtl DIR's
     std::stable_partition(blocks.begin(), blocks.end(),
                           [](const std::string& f) { return fs::path(f).filename() == "credit_link.sv"; });
+    for (auto& f : blocks)
+        if (!replacement.empty() && fs::path(f) == rtl / replaces) f = fs::absolute(replacement).string();
+    std::vector<std::string> files = {
+        generated_top(sources, "channel_link_observed.sv", channel_top_sv(parameter_header(sources, blocks)))};
     files.insert(files.end(), blocks.begin(), blocks.end());
     files.push_back((rtl / "observe" / "credit_link_probe.sv").string());
-    for (auto& f : files)
-        if (!replacement.empty() && fs::path(f) == rtl / replaces) f = fs::absolute(replacement).string();
     return files;
 }
 

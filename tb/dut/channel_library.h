@@ -15,7 +15,7 @@
 
 namespace creditloop {
 
-// The RTL set of the multi-channel link: its testbench top (rtl/channels/), the link and its
+// The RTL set of the multi-channel link: its testbench top (generated, observed_tops.h), the link and its
 // blocks (rtl/*.sv) and the probe bound into it (rtl/observe/credit_link_probe.sv);
 // `replacement` (a mutant, or your own file) takes the place of the file of the same role.
 std::vector<std::string> channel_rtl_files(const DutSources& sources, const std::string& replacement = "",

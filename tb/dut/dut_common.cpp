@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "observed_tops.h"
 #include "process.h"
 
 
@@ -50,18 +51,31 @@ std::vector<std::string> design_files(const DutSources& sources) {
     return sources.rtl_files.empty() ? sv_files_in(fs::path(sources.source_root) / "rtl") : sources.rtl_files;
 }
 
+std::string generated_top(const DutSources& sources, const std::string& name, const std::string& text) {
+    // Under a folder named for its text: designs whose credit_link headers differ get tops of their own.
+    const fs::path dir = fs::path(sources.build_root) / "blocks" / "tops" / hex(fnv1a(text));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const std::string path = (dir / name).string();
+    if (const std::string error = write_if_changed(path, text); !error.empty())
+        throw std::runtime_error(error + " (the generated testbench top; is the build folder writable?)");
+    return path;
+}
+
+std::string parameter_header(const DutSources& sources, const std::vector<std::string>& design) {
+    std::string header = credit_link_parameter_header(design);
+    if (header.empty())
+        header = credit_link_parameter_header({(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()});
+    return header;
+}
+
 std::vector<std::string> rtl_files(const DutSources& sources) {
     std::vector<std::string> files = design_files(sources);
-    // The testbench top and the probe it binds into the design (rtl/observe/), whichever design
-    // (a link of your own, mapped, comes with a generated top of its own).
+    // The testbench top, generated (observed_tops.h), and the probe it binds into the design,
+    // whichever design (a link of your own, mapped, comes with a generated top of its own).
     if (sources.own_top) return files;
-    std::error_code ec;
-    std::vector<std::string> observe;
-    for (const auto& entry : fs::directory_iterator(fs::path(sources.source_root) / "rtl" / "observe", ec))
-        if (entry.path().extension() == ".sv") observe.push_back(entry.path().string());
-    std::sort(observe.begin(), observe.end());
-    for (const auto& file : observe)
-        if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
+    files.push_back(generated_top(sources, "credit_link_observed.sv", observed_top_sv(parameter_header(sources, files))));
+    files.push_back((fs::path(sources.source_root) / "rtl" / "observe" / "credit_link_probe.sv").string());
     return files;
 }
 

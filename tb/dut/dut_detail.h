@@ -34,8 +34,13 @@ const char* coverage_flavour();
 std::vector<std::string> sv_files_in(const fs::path& rtl);    // *.sv, credit_link.sv first
 // The design: rtl/*.sv, or the files --rtl or a map gave (sources.rtl_files).
 std::vector<std::string> design_files(const DutSources& sources);
-// The design and the testbench top and probe of rtl/observe/ (unless the design brings its own).
+// The design and the testbench top (generated) and the probe (rtl/observe/), unless the design
+// brings its own top.
 std::vector<std::string> rtl_files(const DutSources& sources);
+// credit_link's parameter header from `design` (the checkout's when it has no credit_link).
+std::string parameter_header(const DutSources& sources, const std::vector<std::string>& design);
+// Writes a generated top `name` with `text` under the build folder; its path. Throws when it cannot.
+std::string generated_top(const DutSources& sources, const std::string& name, const std::string& text);
 std::string runtime_library(const DutSources& sources);   // libcreditloop_vlrt.so of the main build
 // The main build's static layers the SystemC harness links (libcreditloop_<layer>.a).
 std::vector<std::string> core_libraries(const DutSources& sources);

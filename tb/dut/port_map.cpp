@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "observed_tops.h"
 #include "port_map_detail.h"
 
 namespace creditloop {
@@ -234,22 +235,9 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
           << ") closed into a loop by creditloop's pipelines, L stages each way. Every count the\n"
              "// scoreboards read is kept here from the events on their functional ports.\n"
              "/* verilator lint_off WIDTH */\n/* verilator lint_off UNUSEDSIGNAL */\n/* verilator lint_off UNUSEDPARAM */\n"
-             "module credit_link_observed #(\n"
-             "  parameter int L = 4, parameter int B = 12, parameter int K = 1, parameter int W = 32, parameter int SYNC = 0,\n"
-             "  parameter int FREE_DELAY = 0, parameter int FULL_RATE = 0, parameter int POLICY = 0, parameter int LOW = 0,\n"
-             "  parameter int IDLE = 1, parameter int TIMEOUT = 0, parameter int RECOVERY = 0, parameter int TOTAL_BITS = 8,\n"
-             "  parameter int RESEND = 16\n) (\n"
-             "  input  logic clk, rst_tx_n, rst_rx_n, want_send,\n  input  logic [W-1:0] tx_payload,\n"
-             "  input  logic drain, flush, return_busy, fault_drop,\n  input  logic [15:0] fault_add,\n"
-             "  output logic can_send, send,\n  output logic [W-1:0] send_payload,\n  output logic pop,\n"
-             "  output logic [W-1:0] pop_payload,\n"
-             "  output logic [$clog2(B+1)-1:0] credits, credits_arriving,\n  output logic [$clog2(L+1)-1:0] fwd_flits,\n"
-             "  output logic arrive,\n  output logic [$clog2(B+1)-1:0] occupancy,\n  output logic overflow,\n"
-             "  output logic [$clog2(B+1)-1:0] slots_freeing, pending_returns,\n  output logic policy_flush,\n"
-             "  output logic [$clog2(B+1)-1:0] return_waiting, credits_returned,\n  output logic return_message, update_refused,\n"
-             "  output logic [$clog2(B+1)-1:0] return_flight,\n"
-             "  output logic [(($clog2(B+1) > $clog2(L+1)) ? $clog2(B+1) : $clog2(L+1)) + 2:0] credit_total\n);\n"
-             "  localparam int CW = $clog2(B + 1);\n"
+          << observed_top_interface(credit_link_parameter_header(
+                 {(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()}))
+          << "  localparam int CW = $clog2(B + 1);\n"
              "  logic tx_ready, tx_out_valid, rx_in_valid, rx_out_valid, rx_credit_valid;\n"
              "  logic [W-1:0] tx_out_data, rx_in_data, rx_out_data;\n"
              "  logic [31:0] tx_credits, rx_credit_count;\n"

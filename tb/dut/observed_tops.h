@@ -1,0 +1,36 @@
+// The testbench tops the harness drives, generated: credit_link_observed (one channel, the
+// observation of cpp_models/observed_signals.def) and channel_link_observed (any number of
+// channels at fixed port widths, cpp_models/channel_signals.def).
+//
+// Each list comes from its one declaration:
+//   parameters  credit_link's own header (rtl/credit_link.sv, or the design's credit_link),
+//               declared verbatim and passed down whole;
+//   ports       the clock and resets, then the stimulus (tb/harness/driven_ports.def, or
+//               cpp_models/channel_inputs.def), then the observation (the signals' .def);
+//   the body    reads each observed signal from credit_link's internal signal of the same name
+//               (the probe's credit_total from the bound probe), pool 0 and lane 0 for the
+//               one-channel top, every pool and lane at fixed widths for the channel top.
+// Adding an observed signal is one line in its .def; adding a parameter, one in credit_link.sv.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace creditloop {
+
+// credit_link's parameter list (the text between `module credit_link #(` and its `)`), comments
+// dropped, as the first of `files` that declares module credit_link has it; "" when none does.
+std::string credit_link_parameter_header(const std::vector<std::string>& files);
+
+// `module credit_link_observed #(<header>) (<ports>);` without a body: the one-channel top's
+// interface, which a mapped link's generated top (port_map.cpp) keeps too.
+std::string observed_top_interface(const std::string& parameter_header);
+// The whole one-channel top around credit_link, and the channel top.
+std::string observed_top_sv(const std::string& parameter_header);
+std::string channel_top_sv(const std::string& parameter_header);
+
+// Writes `text` to `path` unless it already holds exactly that (so a stamp or a build that
+// reads the file sees no change); "" or the error.
+std::string write_if_changed(const std::string& path, const std::string& text);
+
+}  // namespace creditloop
