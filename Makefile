@@ -171,8 +171,8 @@ timing:
 lint: build
 	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link rtl/*.sv
 	$(BUILD)/creditloop tops --out $(BUILD)/tops --force >/dev/null
-	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module credit_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/credit_link_observed.sv
-	verilator --lint-only -Wall -Wno-DECLFILENAME --top-module channel_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/channel_link_observed.sv
+	verilator --lint-only -Wall -Wno-DECLFILENAME -Irtl/observe --top-module credit_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/credit_link_observed.sv
+	verilator --lint-only -Wall -Wno-DECLFILENAME -Irtl/observe --top-module channel_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/channel_link_observed.sv
 
 clean:
 	rm -rf $(BUILD)

@@ -68,37 +68,15 @@ module credit_link_checker #(
 ) (
   input  logic                        clk,
   input  logic                        rst_tx_n,
-  input  logic                        rst_rx_n,
-  // the link's ports
-  input  logic [NCH-1:0]              link_have,
-  input  logic [NCH*W-1:0]            link_tag,
-  input  logic [NCH-1:0]              link_drain,
-  input  logic [NPOOL-1:0]            link_flush,
-  input  logic [NRET-1:0]             link_return_busy,
-  input  logic [NPOOL-1:0]            link_fault_drop,
-  input  logic [15:0]                 link_fault_add,
-  input  logic [NCH-1:0]              link_grant,
-  input  logic [NCH-1:0]              link_eligible,
-  input  logic                        link_send,
-  input  logic [7:0]                  link_send_lane,
-  input  logic [W-1:0]                link_send_payload,
-  input  logic [NLANE-1:0]            link_pop,
-  input  logic [NLANE*W-1:0]          link_pop_payload,
-  // the link's internal signals, the probe's and the proof's
-  input  logic                        link_in_packet,
-  input  logic [16:0]                 link_flits_left,
-  input  logic [NPOOL*16-1:0]         link_credits, link_reserved, link_fwd_flits, link_slots_freeing,
-                                      link_pending_returns, link_return_waiting, link_return_flight,
-                                      link_credits_arriving, link_credits_returned,
-                                      link_released_total, link_sent_total, link_accepted_total,
-  input  logic [NPOOL-1:0]            link_can_send, link_policy_flush, link_return_message,
-                                      link_update_refused, link_fault_dropped, link_fault_added, link_owes,
-  input  logic [NLANE*16-1:0]         link_occupancy,
-  input  logic [NLANE-1:0]            link_overflow,
-  input  logic                        link_arrive,
-  input  logic [7:0]                  link_arrive_lane,
-  input  logic [L*FW-1:0]             link_fwd_stages,
-  input  logic [NRET*RET_STAGES*MW-1:0] link_ret_stages
+  input  logic                        rst_rx_n
+  // credit_link's ports and internal signals, the probe's and the proof's (rtl/observe/
+  // link_signals.svh), each as link_<name>.
+`define CL_PROBE_IN(name, msb)   , input logic [msb:0] link_``name
+`define CL_PROBE_NET(name, msb)  , input logic [msb:0] link_``name
+`define CL_PROBE_HOOK(name, msb) , input logic [msb:0] link_``name
+`define CL_PROOF_IN(name, msb)   , input logic [msb:0] link_``name
+`define CL_PROOF_NET(name, msb)  , input logic [msb:0] link_``name
+`include "link_signals.svh"
 );
   function automatic int lane_pool(int l);
     lane_pool = (l >= 0 && l < 16) ? 32'(LANE_POOL[l*8 +: 8]) : 0;
@@ -114,15 +92,14 @@ module credit_link_checker #(
   logic [NPOOL*18-1:0] link_credit_total;
   credit_link_probe #(.NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .RECOVERY(RECOVERY), .SHARED_RET(SHARED_RET),
                       .LANE_POOL(LANE_POOL), .POOL_B(POOL_B)) u_probe (
-    .clk, .rst_tx_n, .rst_rx_n, .grant (link_grant), .eligible (link_eligible), .send (link_send),
-    .send_lane (link_send_lane), .in_packet (link_in_packet), .flits_left (link_flits_left), .pop (link_pop),
-    .flush (link_flush), .return_busy (link_return_busy), .credits (link_credits), .reserved (link_reserved),
-    .fwd_flits (link_fwd_flits), .slots_freeing (link_slots_freeing), .pending_returns (link_pending_returns),
-    .return_waiting (link_return_waiting), .return_flight (link_return_flight), .occupancy (link_occupancy),
-    .overflow (link_overflow), .arrive (link_arrive), .arrive_lane (link_arrive_lane),
-    .policy_flush (link_policy_flush), .return_message (link_return_message),
-    .update_refused (link_update_refused), .fault_dropped (link_fault_dropped), .fault_added (link_fault_added),
-    .owes (link_owes), .credit_total (link_credit_total)
+    .clk, .rst_tx_n, .rst_rx_n
+`define CL_PROBE_IN(name, msb)   , .name (link_``name)
+`define CL_PROBE_NET(name, msb)  , .name (link_``name)
+`define CL_PROBE_HOOK(name, msb) , .name (link_``name)
+`define CL_PROOF_IN(name, msb)
+`define CL_PROOF_NET(name, msb)
+`include "link_signals.svh"
+    , .credit_total (link_credit_total)
   );
 
   // Pool 0's view under the single link's observed names and widths (credit_link_observed.sv
@@ -249,17 +226,11 @@ endmodule
 bind credit_link credit_link_checker #(.NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .L(L), .W(W), .SYNC(SYNC),
                                       .RECOVERY(RECOVERY), .SHARED_RET(SHARED_RET), .LANE_POOL(LANE_POOL),
                                       .POOL_B(POOL_B), .POOL_TOTAL_BITS(POOL_TOTAL_BITS), .VW(VW)) u_formal (
-  .clk, .rst_tx_n, .rst_rx_n, .link_have (have), .link_tag (tag), .link_drain (drain), .link_flush (flush),
-  .link_return_busy (return_busy), .link_fault_drop (fault_drop), .link_fault_add (fault_add),
-  .link_grant (grant), .link_eligible (eligible), .link_send (send), .link_send_lane (send_lane),
-  .link_send_payload (send_payload), .link_pop (pop), .link_pop_payload (pop_payload),
-  .link_in_packet (in_packet), .link_flits_left (flits_left), .link_credits (credits), .link_reserved (reserved),
-  .link_fwd_flits (fwd_flits), .link_slots_freeing (slots_freeing), .link_pending_returns (pending_returns),
-  .link_return_waiting (return_waiting), .link_return_flight (return_flight),
-  .link_credits_arriving (credits_arriving), .link_credits_returned (credits_returned),
-  .link_released_total (released_total), .link_sent_total (sent_total), .link_accepted_total (accepted_total),
-  .link_can_send (can_send), .link_policy_flush (policy_flush), .link_return_message (return_message),
-  .link_update_refused (update_refused), .link_fault_dropped (fault_dropped), .link_fault_added (fault_added),
-  .link_owes (owes), .link_occupancy (occupancy), .link_overflow (overflow), .link_arrive (arrive),
-  .link_arrive_lane (arrive_lane), .link_fwd_stages (fwd_stages), .link_ret_stages (ret_stages)
+  .clk, .rst_tx_n, .rst_rx_n
+`define CL_PROBE_IN(name, msb)   , .link_``name (name)
+`define CL_PROBE_NET(name, msb)  , .link_``name (name)
+`define CL_PROBE_HOOK(name, msb) , .link_``name (name)
+`define CL_PROOF_IN(name, msb)   , .link_``name (name)
+`define CL_PROOF_NET(name, msb)  , .link_``name (name)
+`include "link_signals.svh"
 );

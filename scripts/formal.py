@@ -473,7 +473,7 @@ def sources(item, link):
 def yosys_script(item, link, invariants, waves, smt2):
     keep = f"setattr -set keep 1 w:dut.u_formal.*\n" if waves else ""
     return (
-        f"read_verilog -DSYNTHESIS -sv -formal {' '.join(str(f) for f in sources(item, link))}\n"
+        f"read_verilog -DSYNTHESIS -sv -formal -I{RTL / 'observe'} {' '.join(str(f) for f in sources(item, link))}\n"
         f"chparam {item.config.yosys_parameters()} {TOP}\n"
         f"chparam -set INVARIANTS {1 if invariants else 0} {CHECKER}\n"
         f"hierarchy -check -top {TOP}\n"

@@ -37,17 +37,20 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CTRL_BITS = 16
+def link_signals(*kinds):
+    """The credit_link nets of rtl/observe/link_signals.svh of these kinds, in its order: the list
+    the probe and the proof's checker read by name (their ports and binds are made from it)."""
+    with open(os.path.join(ROOT, "rtl", "observe", "link_signals.svh")) as f:
+        entries = re.findall(r"^`CL_(\w+)\((\w+),", f.read(), re.M)
+    return [name for kind, name in entries if kind in kinds]
+
+
 # The credit_link signals the testbench observes: its functional outputs and what the probe
-# (rtl/observe/credit_link_probe.sv, bound to these names) computes the observation from. A mutant
-# that changes none of them cannot be caught by any check, whatever the stimulus. (The probe also
-# reads fault_dropped and fault_added, the fault hooks that tell its own assertions when to stand
-# aside after an injected fault; they reach no observation, so they are not compared.)
-OBSERVED = ["grant", "eligible", "can_send", "send", "send_lane", "send_payload", "pop", "pop_payload",
-            "arrive_lane", "credits", "reserved", "credits_arriving", "in_packet", "flits_left", "fwd_stages", "fwd_flits",
-            "arrive", "occupancy", "overflow", "slots_freeing", "pending_returns", "policy_flush",
-            "return_waiting", "credits_returned", "return_message", "update_refused", "return_flight",
-            "released_total", "sent_total", "accepted_total", "ret_stages"]
-FAULT_HOOKS = ["fault_dropped", "fault_added", "owes"]
+# computes the observation from. A mutant that changes none of them cannot be caught by any check,
+# whatever the stimulus. The hooks (fault_dropped, fault_added, owes) tell the probe's own
+# assertions when to stand aside; they reach no observation, so they are kept but not compared.
+OBSERVED = link_signals("PROBE_NET", "PROOF_NET")
+FAULT_HOOKS = link_signals("PROBE_HOOK")
 BOUND = 16   # cycles after reset searched for a difference when no proof is found
 # yosys's time per survivor of a multi-channel netlist: its equivalence passes, then the miter,
 # which reaches millions of clauses within a few cycles; one that runs out of time says how far it
@@ -227,8 +230,15 @@ def equivalence(workdir, mutation, mid, parameters, limited):  # parameters: the
 
     # 1. yosys's equivalence passes pair the two copies' signals by name and prove them equal
     #    by induction, each assuming the others; only when every pair is proved is that a proof
-    #    (one unproved pair may be what another's proof leaned on).
-    code, log, path = yosys("equiv", prep + ["equiv_make gold gate equiv", "hierarchy -top equiv",
+    #    (one unproved pair may be what another's proof leaned on). On a multi-channel netlist
+    #    (limited) the internal ($-named) signals pair too (-inames; the copies come from one
+    #    netlist): every register, each memory slot among them, is then a pair of its own, and
+    #    most pairs are proved a few steps at a time (equiv_simple) rather than all together
+    #    (equiv_induct), which runs out of time there. It can miss a mutant whose change to an
+    #    internal signal is masked before any named one; the one-channel netlists, which have no
+    #    time limit, keep the named pairs only.
+    make = "equiv_make -inames gold gate equiv" if limited else "equiv_make gold gate equiv"
+    code, log, path = yosys("equiv", prep + [make, "hierarchy -top equiv",
                                              "equiv_simple -seq 4", "equiv_induct -seq 4", "equiv_status"],
                              EQUIV_SECONDS if limited else None)
     if code == 0 and re.search(r"Found \d+ \$equiv cells", log) and "Unproven $equiv" not in log:

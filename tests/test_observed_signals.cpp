@@ -143,24 +143,33 @@ TEST_CASE("credit_link's parameter header is read as written: comments dropped, 
                "module credit_link_other #(parameter int X = 1) ();\nendmodule\n"
                "module credit_link #(\n  parameter int L = 4,   // stages (a comment, with a ')' in it)\n"
                "  parameter logic [16*16-1:0] POOL_B = {16{16'(L)}}, parameter int Q = (2), R = 3,\n"
-               "  localparam int N = (L > 1) ? 1 : 2\n) (\n  input logic clk\n);\nendmodule\n";
+               "  localparam int N = (L > 1) ? 1 : 2\n) (\n  input logic clk,\n  output logic [N-1:0] a, b, /* c, */\n"
+               "  input logic [3:0] d,\n  output logic y   // z\n);\nendmodule\n";
     }
-    const std::string header = credit_link_parameter_header({file.string()});
+    const LinkDeclaration link = credit_link_declaration({file.string()});
+    const std::string& header = link.parameters;
     fs::remove(file);
     CHECK(header == "\n  parameter int L = 4,   \n  parameter logic [16*16-1:0] POOL_B = {16{16'(L)}}, parameter int Q = (2), R = 3,\n"
                     "  localparam int N = (L > 1) ? 1 : 2");
     // Every parameter but the local one is passed down, R too (a declaration without a keyword).
-    const std::string top = observed_top_sv(header);
+    const std::string top = observed_top_sv(header, link.outputs);
     CHECK(top.find("credit_link #(.L(L), .POOL_B(POOL_B), .Q(Q), .R(R)) dut (") != std::string::npos);
     CHECK(top.find(".N(N)") == std::string::npos);
-    CHECK(credit_link_parameter_header({"/nonexistent/credit_link.sv"}).empty());
+    // Its outputs, each with the type it was declared with; the top connects them by port.
+    REQUIRE(link.outputs.size() == 3);
+    CHECK((link.outputs[0].name == "a" && link.outputs[0].range == "[N-1:0]"));
+    CHECK((link.outputs[1].name == "b" && link.outputs[1].range == "[N-1:0]"));
+    CHECK((link.outputs[2].name == "y" && link.outputs[2].range.empty()));
+    CHECK(top.find(",\n    .a (dut_a),\n    .b (dut_b),\n    .y (dut_y));") != std::string::npos);
+    CHECK(credit_link_declaration({"/nonexistent/credit_link.sv"}).parameters.empty());
 }
 
 TEST_CASE("the generated testbench tops take every parameter of credit_link.sv and every observed signal",
           "[signals][tops]") {
     // credit_link.sv's parameter names, read here by a pattern of this test's own.
     const std::string rtl = slurp(source_dir() + "/rtl/credit_link.sv");
-    const std::string header = credit_link_parameter_header({source_dir() + "/rtl/credit_link.sv"});
+    const LinkDeclaration link = credit_link_declaration({source_dir() + "/rtl/credit_link.sv"});
+    const std::string& header = link.parameters;
     REQUIRE_FALSE(header.empty());
     std::vector<std::string> names;
     const std::regex parameter(R"(\n\s*parameter\s+(?:int|logic\s*\[[^\]]*\])\s+(\w+)\s*=)");
@@ -169,8 +178,16 @@ TEST_CASE("the generated testbench tops take every parameter of credit_link.sv a
          it != std::sregex_iterator(); ++it)
         names.push_back((*it)[1]);
     REQUIRE(names.size() >= 30);   // the one-channel and the multi-channel parameters
-    const std::string one = observed_top_sv(header);
-    const std::string many = channel_top_sv(header);
+    // And its output ports, which the tops connect by port (and read observed signals from).
+    std::set<std::string> outputs;
+    const std::regex output(R"(\n\s*output\s+logic\s*(?:\[[^\]]*\])?\s*(\w+))");
+    for (auto it = std::sregex_iterator(module.begin(), module.begin() + static_cast<long>(module.find("\n);")), output);
+         it != std::sregex_iterator(); ++it)
+        outputs.insert((*it)[1]);
+    REQUIRE(outputs.size() >= 7);   // grant, eligible, send, send_lane, send_payload, pop, pop_payload
+    const auto from = [&](const std::string& name) { return outputs.count(name) ? "dut_" + name : "dut." + name; };
+    const std::string one = observed_top_sv(header, link.outputs);
+    const std::string many = channel_top_sv(header, link.outputs);
     for (const std::string& name : names) {
         CAPTURE(name);
         CHECK(one.find("." + name + "(" + name + ")") != std::string::npos);
@@ -182,16 +199,20 @@ TEST_CASE("the generated testbench tops take every parameter of credit_link.sv a
         CAPTURE(s.field);
         const std::regex port("output logic (\\[[^\\]]*\\] )?" + std::string(s.field) + "[,\n]");
         CHECK(std::regex_search(one, port));
-        CHECK(one.find("dut." + std::string(s.group == SignalGroup::loop ? "u_probe." : "") + s.field) != std::string::npos);
+        CHECK(one.find(s.group == SignalGroup::loop ? std::string("dut.u_probe.") + s.field : from(s.field)) != std::string::npos);
     }
     for (const ChannelSignalInfo& s : kChannelSignals) {
         CAPTURE(s.field);
         const int bits = port_width(s.shape, s.width);
         const std::string range = bits > 1 ? "[" + std::to_string(bits - 1) + ":0] " : "";
         CHECK(many.find("output logic " + range + s.field) != std::string::npos);
-        CHECK(many.find(std::string("assign ") + s.field + " = " + std::to_string(bits) + "'(dut." + s.field + ")") != std::string::npos);
+        CHECK(many.find(std::string("assign ") + s.field + " = " + std::to_string(bits) + "'(" + from(s.field) + ")") != std::string::npos);
     }
     for (const ChannelInputInfo& s : kChannelInputs) CHECK(many.find(std::string(".") + s.field + " (" + s.field + ")") != std::string::npos);
+    for (const std::string& name : outputs) {
+        CHECK(one.find("." + name + " (dut_" + name + ")") != std::string::npos);
+        CHECK(many.find("." + name + " (dut_" + name + ")") != std::string::npos);
+    }
 }
 
 TEST_CASE("creditloop tops writes both tops, and keeps a file that is there without --force", "[signals][tops][binary]") {

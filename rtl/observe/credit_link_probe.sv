@@ -53,29 +53,18 @@ module credit_link_probe #(
 ) (
   input  logic                   clk,
   input  logic                   rst_tx_n,
-  input  logic                   rst_rx_n,
-  input  logic [NCH-1:0]         grant,
-  input  logic [NCH-1:0]         eligible,
-  input  logic                   send,
-  input  logic [7:0]             send_lane,
-  input  logic                   in_packet,
-  input  logic [16:0]            flits_left,
-  input  logic [NLANE-1:0]       pop,
-  input  logic [NPOOL-1:0]       flush,
+  input  logic                   rst_rx_n
+  // credit_link's signals, by name (link_signals.svh); return_busy, return_message and owes are
+  // read with a shared return path only.
   /* verilator lint_off UNUSEDSIGNAL */
-  input  logic [NRET-1:0]        return_busy,     // read with a shared return path only
+`define CL_PROBE_IN(name, msb)   , input logic [msb:0] name
+`define CL_PROBE_NET(name, msb)  , input logic [msb:0] name
+`define CL_PROBE_HOOK(name, msb) , input logic [msb:0] name
+`define CL_PROOF_IN(name, msb)
+`define CL_PROOF_NET(name, msb)
+`include "link_signals.svh"
   /* verilator lint_on UNUSEDSIGNAL */
-  input  logic [NPOOL*16-1:0] credits, reserved, fwd_flits, slots_freeing, pending_returns, return_waiting,
-                                 return_flight,
-  input  logic [NLANE*16-1:0] occupancy,
-  input  logic [NLANE-1:0]       overflow,
-  input  logic                   arrive,
-  input  logic [7:0]             arrive_lane,
-  input  logic [NPOOL-1:0]       policy_flush, update_refused, fault_dropped, fault_added,
-  /* verilator lint_off UNUSEDSIGNAL */
-  input  logic [NPOOL-1:0]       return_message, owes,   // read with a shared return path only
-  /* verilator lint_on UNUSEDSIGNAL */
-  output logic [NPOOL*18-1:0] credit_total
+  , output logic [NPOOL*18-1:0] credit_total
 );
   function automatic int lane_pool(int l);
     lane_pool = (l >= 0 && l < 16) ? 32'(LANE_POOL[l*8 +: 8]) : 0;
@@ -232,9 +221,13 @@ endmodule
 /* verilator lint_off PINCONNECTEMPTY */
 bind credit_link credit_link_probe #(.NCH(NCH), .NLANE(NLANE), .NPOOL(NPOOL), .RECOVERY(RECOVERY),
                                     .SHARED_RET(SHARED_RET), .LANE_POOL(LANE_POOL), .POOL_B(POOL_B)) u_probe (
-  .clk, .rst_tx_n, .rst_rx_n, .grant, .eligible, .send, .send_lane, .in_packet, .flits_left, .pop, .flush,
-  .return_busy, .credits, .reserved, .fwd_flits, .slots_freeing, .pending_returns, .return_waiting,
-  .return_flight, .occupancy, .overflow, .arrive, .arrive_lane, .policy_flush, .return_message,
-  .update_refused, .fault_dropped, .fault_added, .owes, .credit_total ()
+  .clk, .rst_tx_n, .rst_rx_n
+`define CL_PROBE_IN(name, msb)   , .name
+`define CL_PROBE_NET(name, msb)  , .name
+`define CL_PROBE_HOOK(name, msb) , .name
+`define CL_PROOF_IN(name, msb)
+`define CL_PROOF_NET(name, msb)
+`include "link_signals.svh"
+  , .credit_total ()
 );
 /* verilator lint_on PINCONNECTEMPTY */

@@ -30,12 +30,15 @@ int run_tops(const std::vector<std::string>& args) {
     DutSources sources = DutSources::from_environment();
     if (!rtl.empty())
         if (const std::string e = use_rtl_directory(sources, rtl); !e.empty()) return bad(e, 2);
-    const fs::path link = rtl.empty() ? fs::path(sources.source_root) / "rtl" / "credit_link.sv" : fs::path(sources.rtl_files.front());
-    const std::string header = credit_link_parameter_header({link.string()});
-    if (header.empty())
-        return bad(link.string() + " declares no 'module credit_link #(...)': the tops take its parameters from it", 2);
+    const fs::path file = rtl.empty() ? fs::path(sources.source_root) / "rtl" / "credit_link.sv" : fs::path(sources.rtl_files.front());
+    LinkDeclaration link = credit_link_declaration({file.string()});
+    if (link.parameters.empty())
+        return bad(file.string() + " declares no 'module credit_link #(...)': the tops take its parameters from it", 2);
+    // The outputs they connect are the contract's, the checkout's credit_link's.
+    link.outputs = credit_link_declaration({(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()}).outputs;
     const std::vector<std::pair<std::string, std::string>> tops = {
-        {"credit_link_observed.sv", observed_top_sv(header)}, {"channel_link_observed.sv", channel_top_sv(header)}};
+        {"credit_link_observed.sv", observed_top_sv(link.parameters, link.outputs)},
+        {"channel_link_observed.sv", channel_top_sv(link.parameters, link.outputs)}};
     std::error_code ec;
     for (const auto& [name, text] : tops)
         if (fs::exists(fs::path(out) / name, ec) && !force)

@@ -23,7 +23,7 @@ constexpr const char* kChannelContractFiles[] = {
     "cpp_models/channel_config.h",  "tb/dut/verilated_channels.cpp",  "tb/dut/channel_bank.cpp",
     "tb/dut/channel_bank.h",        "cmake/dut/CMakeLists.txt",       "tb/dut/coverage_file.h",
     "tb/dut/checked_trace.h",       "cpp_models/channel_inputs.def",  "tb/dut/port_entries.h",
-    "tb/dut/verilated_top.h"};
+    "tb/dut/verilated_top.h",       "rtl/observe/link_signals.svh"};
 
 std::string channel_stamp(const std::vector<std::string>& rtl, bool fst, const std::string& source_root) {
     uint64_t hash = fnv1a(std::string("channels ") + (fst ? "fst" : "vcd") + coverage_flavour());
@@ -93,8 +93,8 @@ std::vector<std::string> channel_rtl_files(const DutSources& sources, const std:
                           [](const std::string& f) { return fs::path(f).filename() == "credit_link.sv"; });
     for (auto& f : blocks)
         if (!replacement.empty() && fs::path(f) == rtl / replaces) f = fs::absolute(replacement).string();
-    std::vector<std::string> files = {
-        generated_top(sources, "channel_link_observed.sv", channel_top_sv(parameter_header(sources, blocks)))};
+    const LinkDeclaration link = top_declaration(sources, blocks);
+    std::vector<std::string> files = {generated_top(sources, "channel_link_observed.sv", channel_top_sv(link.parameters, link.outputs))};
     files.insert(files.end(), blocks.begin(), blocks.end());
     files.push_back((rtl / "observe" / "credit_link_probe.sv").string());
     return files;

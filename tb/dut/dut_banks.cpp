@@ -201,6 +201,9 @@ std::string lint_alone(const Wanted& w, const fs::path& dir) {
     std::ofstream(top) << bank_top_sv(one, {{w.rtl, ""}});
     std::vector<std::string> argv = {"verilator", "--lint-only", "--assert", "--top-module", "creditloop_bank",
                                      top.string()};
+    // The probe `include`s its list of the link's signals from beside it (link_signals.svh).
+    for (const auto& file : w.rtl)
+        if (fs::path(file).filename() == "credit_link_probe.sv") argv.push_back("-I" + fs::path(file).parent_path().string());
     argv.insert(argv.end(), w.rtl.begin(), w.rtl.end());
     if (run_logged(argv, log) == 0) return "";
     return "verilating " + w.config.key() + " failed (" + first_error_line(log) + "); full log: " + log;

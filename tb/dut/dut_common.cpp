@@ -62,11 +62,12 @@ std::string generated_top(const DutSources& sources, const std::string& name, co
     return path;
 }
 
-std::string parameter_header(const DutSources& sources, const std::vector<std::string>& design) {
-    std::string header = credit_link_parameter_header(design);
-    if (header.empty())
-        header = credit_link_parameter_header({(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()});
-    return header;
+LinkDeclaration top_declaration(const DutSources& sources, const std::vector<std::string>& design) {
+    const LinkDeclaration contract = credit_link_declaration({(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()});
+    LinkDeclaration link = credit_link_declaration(design);
+    if (link.parameters.empty()) link.parameters = contract.parameters;
+    link.outputs = contract.outputs;
+    return link;
 }
 
 std::vector<std::string> rtl_files(const DutSources& sources) {
@@ -74,7 +75,8 @@ std::vector<std::string> rtl_files(const DutSources& sources) {
     // The testbench top, generated (observed_tops.h), and the probe it binds into the design,
     // whichever design (a link of your own, mapped, comes with a generated top of its own).
     if (sources.own_top) return files;
-    files.push_back(generated_top(sources, "credit_link_observed.sv", observed_top_sv(parameter_header(sources, files))));
+    const LinkDeclaration link = top_declaration(sources, files);
+    files.push_back(generated_top(sources, "credit_link_observed.sv", observed_top_sv(link.parameters, link.outputs)));
     files.push_back((fs::path(sources.source_root) / "rtl" / "observe" / "credit_link_probe.sv").string());
     return files;
 }
@@ -143,7 +145,8 @@ std::string first_error_line(const std::string& log) {
     while (std::getline(in, line)) {
         // The probe (rtl/observe/credit_link_probe.sv) binds to the design's internal signals by name.
         const auto undefined = line.find("Can't find definition of variable:");
-        if (undefined != std::string::npos && line.find("credit_link_probe.sv") != std::string::npos)
+        if (undefined != std::string::npos &&
+            (line.find("credit_link_probe.sv") != std::string::npos || line.find("link_signals.svh") != std::string::npos))
             return "credit_link has no signal '" + quoted_after(line.substr(line.find(':', undefined))) +
                    "' for the observation probe (rtl/observe/credit_link_probe.sv binds to it by name; see "
                    "docs/own-rtl.md)";

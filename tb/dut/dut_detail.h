@@ -18,6 +18,7 @@
 
 #include "dut_bank.h"
 #include "dut_library.h"
+#include "observed_tops.h"
 
 namespace creditloop::dut_detail {
 
@@ -37,8 +38,9 @@ std::vector<std::string> design_files(const DutSources& sources);
 // The design and the testbench top (generated) and the probe (rtl/observe/), unless the design
 // brings its own top.
 std::vector<std::string> rtl_files(const DutSources& sources);
-// credit_link's parameter header from `design` (the checkout's when it has no credit_link).
-std::string parameter_header(const DutSources& sources, const std::vector<std::string>& design);
+// What the testbench tops are generated from: credit_link's parameter header from `design` (the
+// checkout's when it has no credit_link), the outputs of the checkout's (the contract).
+LinkDeclaration top_declaration(const DutSources& sources, const std::vector<std::string>& design);
 // Writes a generated top `name` with `text` under the build folder; its path. Throws when it cannot.
 std::string generated_top(const DutSources& sources, const std::string& name, const std::string& text);
 std::string runtime_library(const DutSources& sources);   // libcreditloop_vlrt.so of the main build
@@ -71,7 +73,7 @@ private:
 inline constexpr const char* kDutContractFiles[] = {
     "tb/harness/link_dut.h",   "tb/harness/driven_ports.def",     "cpp_models/link_config.h",
     "cpp_models/link_inputs.h", "cpp_models/observation.h",       "cpp_models/observed_signals.def",
-    "cmake/dut/CMakeLists.txt"};
+    "cmake/dut/CMakeLists.txt", "rtl/observe/link_signals.svh"};
 
 // ---- dut_systemc.cpp
 std::string ensure_systemc_built(const LinkConfig& config, const DutSources& sources, const BuildStatus& status);

@@ -73,38 +73,113 @@ std::string module_head(const char* name, const std::string& header) {
     return std::string("module ") + name + " #(" + header + "\n) (\n";
 }
 
+// credit_link's output ports as wires of the top (dut_<name>), and their connections: the top
+// connects every output the contract (the checkout's credit_link) declares, so a design that
+// lacks one is refused by name; an observed signal that is an output is read from its wire.
+std::string output_wires(const std::vector<LinkPort>& outputs) {
+    std::string text = "  /* verilator lint_off UNUSEDSIGNAL */\n";
+    for (const LinkPort& o : outputs) text += "  logic " + (o.range.empty() ? "" : o.range + " ") + "dut_" + o.name + ";\n";
+    return text + "  /* verilator lint_on UNUSEDSIGNAL */\n";
+}
+std::string output_connections(const std::vector<LinkPort>& outputs) {
+    std::string text;
+    for (const LinkPort& o : outputs) text += ",\n    ." + o.name + " (dut_" + o.name + ")";
+    return text;
+}
+std::string read_from(const std::vector<LinkPort>& outputs, const std::string& name) {
+    for (const LinkPort& o : outputs)
+        if (o.name == name) return "dut_" + name;
+    return "dut." + name;
+}
+
 }  // namespace
 
-std::string credit_link_parameter_header(const std::vector<std::string>& files) {
+namespace {
+
+// `text` from `open` (a '(') to its matching ')', both excluded; npos-safe: "" when unmatched.
+std::string group(const std::string& text, size_t open, size_t& close) {
+    int depth = 0;
+    for (size_t q = open; q < text.size(); ++q) {
+        if (text[q] == '(') ++depth;
+        if (text[q] == ')' && --depth == 0) {
+            close = q;
+            return text.substr(open + 1, q - open - 1);
+        }
+    }
+    close = std::string::npos;
+    return "";
+}
+
+// The output ports of an ANSI port list: each one's range ("[NLANE-1:0]" or "") and name.
+std::vector<LinkPort> outputs_of(const std::string& ports) {
+    std::vector<LinkPort> out;
+    std::string direction, range;
+    for (const std::string& d : declarations(ports)) {
+        std::istringstream words(d);
+        std::string first;
+        words >> first;
+        const bool declared = first == "input" || first == "output" || first == "inout";
+        if (declared) {
+            direction = first;
+            range.clear();
+        }
+        size_t end = d.size();
+        while (end > 0 && !identifier_char(d[end - 1])) --end;
+        size_t begin = end;
+        while (begin > 0 && identifier_char(d[begin - 1])) --begin;
+        if (direction != "output" || begin == end) continue;
+        // A name after a comma keeps the declaration's type: "output logic [3:0] a, b".
+        const size_t open = d.find('[');
+        if (open != std::string::npos && open < begin) range = d.substr(open, d.rfind(']', begin) - open + 1);
+        out.push_back({range, d.substr(begin, end - begin)});
+    }
+    return out;
+}
+
+}  // namespace
+
+LinkDeclaration credit_link_declaration(const std::vector<std::string>& files) {
     for (const std::string& file : files) {
         std::ifstream in(file);
-        std::string text, line;
-        while (std::getline(in, line)) text += line.substr(0, line.find("//")) + "\n";
+        std::stringstream raw;
+        raw << in.rdbuf();
+        // Comments dropped: // to the end of a line, /* ... */ anywhere.
+        std::string text;
+        const std::string all = raw.str();
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (all.compare(i, 2, "//") == 0) {
+                i = all.find('\n', i);
+                if (i == std::string::npos) break;
+                text += '\n';
+            } else if (all.compare(i, 2, "/*") == 0) {
+                i = all.find("*/", i);
+                if (i == std::string::npos) break;
+                ++i;
+            } else {
+                text += all[i];
+            }
+        }
         size_t at = 0;
         while ((at = text.find("module", at)) != std::string::npos) {
             size_t p = at + 6;
             at = p;
-            if (p < text.size() && identifier_char(text[p])) continue;
+            if ((at > 6 && identifier_char(text[at - 7])) || (p < text.size() && identifier_char(text[p]))) continue;
             while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p]))) ++p;
             if (text.compare(p, 11, "credit_link") != 0 || identifier_char(text[p + 11])) continue;
+            LinkDeclaration link;
             p += 11;
             while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p]))) ++p;
-            if (text.compare(p, 1, "#") != 0) return "";
-            p = text.find('(', p);
-            if (p == std::string::npos) return "";
-            int depth = 0;
-            for (size_t q = p; q < text.size(); ++q) {
-                if (text[q] == '(') ++depth;
-                if (text[q] == ')' && --depth == 0) {
-                    std::string header = text.substr(p + 1, q - p - 1);
-                    while (!header.empty() && std::isspace(static_cast<unsigned char>(header.back()))) header.pop_back();
-                    return header;
-                }
-            }
-            return "";
+            if (text.compare(p, 1, "#") != 0) return link;
+            size_t close = 0;
+            link.parameters = group(text, text.find('(', p), close);
+            while (!link.parameters.empty() && std::isspace(static_cast<unsigned char>(link.parameters.back())))
+                link.parameters.pop_back();
+            if (close == std::string::npos) return {};
+            link.outputs = outputs_of(group(text, text.find('(', close + 1), close));
+            return link;
         }
     }
-    return "";
+    return {};
 }
 
 std::string observed_top_interface(const std::string& header) {
@@ -122,7 +197,7 @@ std::string observed_top_interface(const std::string& header) {
     return sv.str();
 }
 
-std::string observed_top_sv(const std::string& header) {
+std::string observed_top_sv(const std::string& header, const std::vector<LinkPort>& outputs) {
     std::ostringstream sv;
     sv << "// Generated by creditloop (tb/dut/observed_tops.cpp): credit_link_observed, the testbench top\n"
           "// the harness drives for one channel. It passes credit_link's parameters down, drives its\n"
@@ -135,21 +210,20 @@ std::string observed_top_sv(const std::string& header) {
        << "  localparam int CW = $clog2(B + 1);\n"
           "  localparam int FLW = $clog2(L + 1);\n"
           "  localparam int TW = ((CW > FLW) ? CW : FLW) + 3;\n"
-          "  // credit_link's outputs are read by name below, as the rest of the observation is.\n"
-          "  /* verilator lint_off PINMISSING */\n"
+       << output_wires(outputs)
        << "  credit_link #(" << pass_down(header) << ") dut (\n"
        << "    .clk, .rst_tx_n, .rst_rx_n, .have (want_send), .bytes (16'd1), .tag (tx_payload), .fault_corrupt (1'b1)";
 #define CREDITLOOP_STIMULUS(port, width) \
     if (std::string(#port) != "want_send" && std::string(#port) != "tx_payload") sv << ", ." #port;
 #include "driven_ports.def"
-    sv << ");\n  /* verilator lint_on PINMISSING */\n"
+    sv << output_connections(outputs) << ");\n"
           "  // Pool 0 and lane 0: the low bits of credit_link's per-pool (16-bit) and per-lane signals.\n"
           "  // A netlist written by yosys (scripts/mutation.py) declares a one-bit wire without a\n"
           "  // range, so a one-bit signal is read whole into a [0:0] first.\n";
     for (const SignalInfo& s : kObservedSignals) {
         if (s.source != SignalSource::rtl_output) continue;
         const std::string field = s.field;
-        const std::string from = (s.group == SignalGroup::loop ? "dut.u_probe." : "dut.") + field;
+        const std::string from = s.group == SignalGroup::loop ? "dut.u_probe." + field : read_from(outputs, field);
         switch (s.width) {
             case WidthRule::one_bit:
                 sv << "  logic [0:0] " << field << "_n;\n  assign " << field << "_n = " << from << ";\n  assign " << field
@@ -166,7 +240,7 @@ std::string observed_top_sv(const std::string& header) {
     return sv.str();
 }
 
-std::string channel_top_sv(const std::string& header) {
+std::string channel_top_sv(const std::string& header, const std::vector<LinkPort>& outputs) {
     std::ostringstream sv;
     sv << "// Generated by creditloop (tb/dut/observed_tops.cpp): channel_link_observed, the testbench top\n"
           "// the harness drives for the multi-channel link. Its ports have fixed widths (" << kMaxChannels
@@ -188,15 +262,14 @@ std::string channel_top_sv(const std::string& header) {
         sv << separator << "  output logic " << bits(port_width(s.shape, s.width)) << s.field;
         separator = ",\n";
     }
-    sv << "\n);\n"
-          "  // The fixed-width inputs are cut to credit_link's widths (their low entries); its outputs are\n"
-          "  // read by name below, as the rest of the observation is.\n"
-          "  /* verilator lint_off WIDTH */\n  /* verilator lint_off PINMISSING */\n"
+    sv << "\n);\n" << output_wires(outputs)
+       << "  // The fixed-width inputs are cut to credit_link's widths (their low entries).\n"
+          "  /* verilator lint_off WIDTH */\n"
        << "  credit_link #(" << pass_down(header) << ") dut (\n    .clk, .rst_tx_n, .rst_rx_n";
     for (const ChannelInputInfo& s : kChannelInputs) sv << ", ." << s.field << " (" << s.field << ")";
-    sv << ");\n  /* verilator lint_on PINMISSING */\n";
+    sv << output_connections(outputs) << ");\n";
     for (const ChannelSignalInfo& s : kChannelSignals)
-        sv << "  assign " << s.field << " = " << port_width(s.shape, s.width) << "'(dut." << s.field << ");\n";
+        sv << "  assign " << s.field << " = " << port_width(s.shape, s.width) << "'(" << read_from(outputs, s.field) << ");\n";
     sv << "  /* verilator lint_on WIDTH */\nendmodule\n";
     return sv.str();
 }

@@ -235,8 +235,8 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
           << ") closed into a loop by creditloop's pipelines, L stages each way. Every count the\n"
              "// scoreboards read is kept here from the events on their functional ports.\n"
              "/* verilator lint_off WIDTH */\n/* verilator lint_off UNUSEDSIGNAL */\n/* verilator lint_off UNUSEDPARAM */\n"
-          << observed_top_interface(credit_link_parameter_header(
-                 {(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()}))
+          << observed_top_interface(
+                 credit_link_declaration({(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()}).parameters)
           << "  localparam int CW = $clog2(B + 1);\n"
              "  logic tx_ready, tx_out_valid, rx_in_valid, rx_out_valid, rx_credit_valid;\n"
              "  logic [W-1:0] tx_out_data, rx_in_data, rx_out_data;\n"
