@@ -231,18 +231,26 @@ def equivalence(workdir, mutation, mid, parameters, limited):  # parameters: the
     # 1. yosys's equivalence passes pair the two copies' signals by name and prove them equal
     #    by induction, each assuming the others; only when every pair is proved is that a proof
     #    (one unproved pair may be what another's proof leaned on). On a multi-channel netlist
-    #    (limited) the internal ($-named) signals pair too (-inames; the copies come from one
+    #    (limited) the internal ($-named) signals pair first (-inames; the copies come from one
     #    netlist): every register, each memory slot among them, is then a pair of its own, and
     #    most pairs are proved a few steps at a time (equiv_simple) rather than all together
-    #    (equiv_induct), which runs out of time there. It can miss a mutant whose change to an
-    #    internal signal is masked before any named one; the one-channel netlists, which have no
-    #    time limit, keep the named pairs only.
-    make = "equiv_make -inames gold gate equiv" if limited else "equiv_make gold gate equiv"
-    code, log, path = yosys("equiv", prep + [make, "hierarchy -top equiv",
-                                             "equiv_simple -seq 4", "equiv_induct -seq 4", "equiv_status"],
-                             EQUIV_SECONDS if limited else None)
-    if code == 0 and re.search(r"Found \d+ \$equiv cells", log) and "Unproven $equiv" not in log:
-        return ("equivalent", "every signal proved equal by induction (yosys equiv_induct)")
+    #    (equiv_induct), which runs out of time there. That misses a mutant whose change to an
+    #    internal signal is masked before any named one: when it ends unproved within its time,
+    #    the named pairs alone are tried too. The one-channel netlists, which have no time limit,
+    #    pair the named signals only.
+    def proved(log):
+        return re.search(r"Found \d+ \$equiv cells", log) and "Unproven $equiv" not in log
+
+    passes = ["hierarchy -top equiv", "equiv_simple -seq 4", "equiv_induct -seq 4", "equiv_status"]
+    code = 0
+    if limited:
+        code, log, path = yosys("equiv_inames", prep + ["equiv_make -inames gold gate equiv"] + passes, EQUIV_SECONDS)
+        if code == 0 and proved(log):
+            return ("equivalent", "every signal proved equal by induction (yosys equiv_induct)")
+    if code is not None:
+        code, log, path = yosys("equiv", prep + ["equiv_make gold gate equiv"] + passes, EQUIV_SECONDS if limited else None)
+        if code == 0 and proved(log):
+            return ("equivalent", "every signal proved equal by induction (yosys equiv_induct)")
     # 2. A miter on the observed outputs, from a reset: temporal induction proves them equal,
     #    or the base case finds the first cycle they differ.
     vcd = os.path.join(workdir, "gap_%d.vcd" % mid)
