@@ -4,6 +4,7 @@
 // before it fuzzes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -115,6 +116,10 @@ TEST_CASE("a path too long for the system is refused in one line, not thrown", "
         REQUIRE(cmd);
         CHECK(run_channel_command(*cmd) == 2);
     }
+    const testing::CliOutcome link_run = testing::run_creditloop("run --waves " + long_name + ".vcd");   // the link's run too
+    CHECK(link_run.exit_code == 2);
+    CHECK(link_run.err.rfind("creditloop: --waves " + long_name + ".vcd: ", 0) == 0);
+    CHECK(std::count(link_run.err.begin(), link_run.err.end(), '\n') == 1);
     // A mutant whose manifest line names a file too long to look for: one error line for it.
     const std::filesystem::path root = std::filesystem::temp_directory_path() / ("creditloop_fuzz_mutants_" + std::to_string(::getpid()));
     std::filesystem::create_directories(root / "rtl" / "mutants");

@@ -130,21 +130,9 @@ int run_channel_command(const ChannelRunCommand& cmd) {
     std::unique_ptr<ChannelDut> dut;
     const DutSources base = DutSources::from_environment();
     if (!cmd.model_only) {
-        if (!cmd.waves.empty()) {
-            std::error_code ec;   // a path the system refuses (too long) is bad input, not an exception
-            if (fs::exists(cmd.waves, ec) && !cmd.force) {
-                std::cerr << "creditloop: --waves " << cmd.waves << " exists: add --force to overwrite it, or pick another path\n";
-                return 2;
-            }
-            if (ec) {
-                std::cerr << "creditloop: --waves " << cmd.waves << ": " << ec.message() << "\n";
-                return 2;
-            }
-            const fs::path parent = fs::path(cmd.waves).parent_path();
-            if (!parent.empty() && !fs::is_directory(parent, ec)) {
-                std::cerr << "creditloop: --waves " << cmd.waves << ": directory " << parent.string() << " does not exist\n";
-                return 2;
-            }
+        if (auto problem = waves_problem(cmd); !problem.empty()) {
+            std::cerr << "creditloop: " << problem << "\n";
+            return 2;
         }
         DutSources sources = base;
         sources.fst = cmd.fst;
@@ -184,18 +172,9 @@ int run_channel_command(const ChannelRunCommand& cmd) {
         const StdoutToStderr quiet(cmd.json);   // the RTL's own messages must not break the JSON
         result = run_channels(dut.get(), cmd.spec, options);
     }
-    if (cmd.json) {
-        std::cout << channel_json(cmd.spec, result) << "\n";
-    } else {
-        std::cout << channel_summary(cmd.spec, result);
-        if (!cmd.waves.empty()) {
-            fs::path save = cmd.waves;
-            save.replace_extension(".gtkw");
-            std::string gtkw;
-            if (!fs::exists(save) || cmd.force) gtkw = write_channel_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation());
-            std::cout << "waves: gtkwave " << cmd.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
-        }
-    }
+    print_run_report(cmd, cmd.json ? channel_json(cmd.spec, result) + "\n" : channel_summary(cmd.spec, result), [&] {
+        return write_channel_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation());
+    });
     return result.passed ? 0 : 1;
 }
 

@@ -82,13 +82,7 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
     std::unique_ptr<DutLibrary> library;
     std::unique_ptr<LinkDut> dut;
     if (!cmd.model_only) {
-        if (!cmd.waves.empty()) {
-            if (fs::exists(cmd.waves) && !cmd.force)
-                return bad_input("--waves " + cmd.waves + " exists: add --force to overwrite it, or pick another path");
-            const fs::path parent = fs::path(cmd.waves).parent_path();
-            if (!parent.empty() && !fs::is_directory(parent))
-                return bad_input("--waves " + cmd.waves + ": directory " + parent.string() + " does not exist");
-        }
+        if (auto problem = waves_problem(cmd); !problem.empty()) return bad_input(problem);
         DutSources sources = DutSources::from_environment();
         sources.fst = cmd.fst;
         // A long run gets a plugin of its own at -O2 (about 4 s to build): in a bank, the idle
@@ -156,17 +150,9 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
         const StdoutToStderr quiet(cmd.json);   // the RTL's own messages must not break the JSON
         result = run_link(dut.get(), cmd.spec, options);
     }
-    if (cmd.json) std::cout << run_json(cmd.spec, result) << "\n";
-    else {
-        std::cout << run_summary(cmd.spec, result);
-        if (!cmd.waves.empty()) {
-            fs::path save = cmd.waves;
-            save.replace_extension(".gtkw");
-            std::string gtkw;
-            if (!fs::exists(save) || cmd.force) gtkw = write_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation(), 0);
-            std::cout << "waves: gtkwave " << cmd.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
-        }
-    }
+    print_run_report(cmd, cmd.json ? run_json(cmd.spec, result) + "\n" : run_summary(cmd.spec, result), [&] {
+        return write_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation(), 0);
+    });
     return result.passed ? 0 : 1;
 }
 

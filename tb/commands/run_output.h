@@ -2,6 +2,7 @@
 // its RTL runs: the options both `run` commands share (cli_parse.h adds them to a command line).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,14 @@ struct RunOutput {
     std::string log_level = "warn";
     std::vector<std::string> plusargs;   // "+name=value" for the RTL's $value$plusargs
 };
+
+// What is wrong with --waves before anything is built: the file exists and --force was not
+// given, its folder does not exist, or the system refuses the path. "" when it can be written.
+std::string waves_problem(const RunOutput& out);
+
+// A run's report on stdout: `report` (its JSON or its summary) and, for a summary with --waves,
+// the viewer line. write_save writes the save file beside the waves and returns its path; it is
+// called unless a save file is there already and --force was not given.
+void print_run_report(const RunOutput& out, const std::string& report, const std::function<std::string()>& write_save);
 
 }  // namespace creditloop

@@ -4,8 +4,7 @@
 // loop stay apart), into $CREDITLOOP_COVERAGE_DIR/<instance>.<fingerprint>.dat. The fingerprint
 // is a hash of every input the run drove, cycle by cycle: the same run writes the same file, so a
 // rerun replaces its file instead of adding a copy, and no two runs share one. Without the
-// variable nothing is written. Included by verilated_link.cpp and verilated_channels.cpp only
-// when VM_COVERAGE is set.
+// variable nothing is written. Included by verilated_top.h only when VM_COVERAGE is set.
 #pragma once
 
 #include <verilated.h>

@@ -11,9 +11,6 @@
 #include "Vchannel_bank.h"
 #include "channel_bank_ports.h"
 #include "channel_dut.h"
-#if VM_COVERAGE
-#include "coverage_file.h"   // make coverage: each run writes its counts (docs/coverage.md)
-#endif
 
 #include "port_entries.h"
 #include "verilated_top.h"   // the context, the clock edge, the resets and the waves
@@ -23,16 +20,12 @@ namespace {
 
 constexpr const char* kTopName = "channel_bank";
 
-class VerilatedChannels final : public ChannelDut {
+class VerilatedChannels final : public VerilatedInstance<ChannelDut, Vchannel_bank> {
 public:
     VerilatedChannels(int index, int argc, const char* const* argv)
-        : v_(kTopName, std::vector<const char*>(argv, argv + argc)), index_(index), p_(channel_bank_ports(v_.top(), index)) {}
-    ~VerilatedChannels() override {
-        v_.finish();
-#if VM_COVERAGE
-        write_coverage(v_.context(), scope(), fingerprint_);
-#endif
-    }
+        : VerilatedInstance(kTopName, std::string(kTopName) + ".creditloop_channel_bank." + channel_bank_instance(index),
+                            argc, argv),
+          p_(channel_bank_ports(v_.top(), index)) {}
 
     void reset() override {
         drive(ChannelInputs{});
@@ -53,12 +46,7 @@ public:
         v_.edge(*p_.clk, *p_.rst_tx_n, *p_.rst_rx_n, in.reset_tx, in.reset_rx);
     }
 
-    std::string open_trace(const std::string& path) override { return v_.open_trace(path, scope()); }
-    std::string close_trace() override { return v_.close_trace(); }
-    std::optional<uint64_t> first_assertion_cycle() const override { return v_.first_assertion_cycle(); }
-
 private:
-    std::string scope() const { return std::string(kTopName) + ".creditloop_channel_bank." + channel_bank_instance(index_); }
     void drive(const ChannelInputs& in) {
 #define CREDITLOOP_CHANNEL_INPUT(field, shape, width) \
     port_entries::put_field(*p_.field, in.field, width, port_width(ChannelShape::shape, width) / width);
@@ -72,12 +60,7 @@ private:
     }
 #endif
 
-    VerilatedTop<Vchannel_bank> v_;
-    int index_;
     ChannelPorts p_{};
-#if VM_COVERAGE
-    RunFingerprint fingerprint_;
-#endif
 };
 
 }  // namespace

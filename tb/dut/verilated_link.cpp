@@ -13,9 +13,6 @@
 #include "Vbank.h"
 #include "bank_ports.h"
 #include "link_dut.h"
-#if VM_COVERAGE
-#include "coverage_file.h"   // make coverage: each run writes its counts (docs/coverage.md)
-#endif
 
 #include "verilated_top.h"   // the context, the clock edge, the resets and the waves
 #if CL_TRACE_FST
@@ -24,9 +21,6 @@ static const char* const kTraceFormat = "fst";
 static const char* const kTraceFormat = "vcd";
 #endif
 
-extern "C" void creditloop_bank_describe(int index, creditloop::LinkConfig* config, const char** trace_format,
-                                         const char** trace_scope);
-
 namespace creditloop {
 namespace {
 
@@ -34,17 +28,12 @@ namespace {
 // "<kTopName>.creditloop_bank.<instance>".
 constexpr const char* kTopName = "bank";
 
-class VerilatedLink final : public LinkDut {
+std::string bank_scope(int index) { return std::string(kTopName) + ".creditloop_bank." + bank_instance_name(index); }
+
+class VerilatedLink final : public VerilatedInstance<LinkDut, Vbank> {
 public:
     VerilatedLink(int index, int argc, const char* const* argv)
-        : v_(kTopName, std::vector<const char*>(argv, argv + argc)), index_(index), p_(bank_ports(v_.top(), index)) {}
-
-    ~VerilatedLink() override {
-        v_.finish();
-#if VM_COVERAGE
-        write_coverage(v_.context(), scope(), fingerprint_);
-#endif
-    }
+        : VerilatedInstance(kTopName, bank_scope(index), argc, argv), p_(bank_ports(v_.top(), index)) {}
 
     void reset() override {
         *p_.want_send = 0;
@@ -78,25 +67,8 @@ public:
         v_.edge(*p.clk, *p.rst_tx_n, *p.rst_rx_n, in.reset_tx, in.reset_rx);
     }
 
-    std::string open_trace(const std::string& path) override { return v_.open_trace(path, scope()); }
-    std::string close_trace() override { return v_.close_trace(); }
-    std::optional<uint64_t> first_assertion_cycle() const override { return v_.first_assertion_cycle(); }
-
 private:
-    const char* scope() const {
-        LinkConfig config;
-        const char* format = nullptr;
-        const char* scope = nullptr;
-        creditloop_bank_describe(index_, &config, &format, &scope);
-        return scope;
-    }
-
-    VerilatedTop<Vbank> v_;
-    int index_;
     BankPorts p_{};
-#if VM_COVERAGE
-    RunFingerprint fingerprint_;
-#endif
 };
 
 }  // namespace
@@ -117,7 +89,7 @@ CREDITLOOP_EXPORT void creditloop_bank_describe(int index, creditloop::LinkConfi
     static const std::vector<std::string> scopes = [] {
         std::vector<std::string> all;
         for (int i = 0; i < creditloop::kBankSize; ++i)
-            all.push_back(std::string(creditloop::kTopName) + ".creditloop_bank." + creditloop::bank_instance_name(i));
+            all.push_back(creditloop::bank_scope(i));
         return all;
     }();
     *trace_scope = scopes[index].c_str();

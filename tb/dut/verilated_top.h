@@ -2,7 +2,8 @@
 // its own VerilatedContext (plusargs of its own, an RTL assertion reported instead of an exit),
 // the trace writer, the reset sequence, and the clock edge with the one-end resets pulsed just
 // after it. VerilatedLink (verilated_link.cpp) and VerilatedChannels (verilated_channels.cpp)
-// drive their ports around it; one timing for both.
+// drive their ports around it; one timing for both, and one VerilatedInstance (below) for what
+// else a plugin's device under test is: its waves, its assertions and its coverage.
 //
 // Time: cycle t is drawn from 10t to 10t + 10, clock low in the first half with the inputs and
 // events of cycle t, rising edge at 10t + 5. The reset before cycle 0 is not drawn.
@@ -17,6 +18,9 @@
 #include <vector>
 
 #include "checked_trace.h"   // VCD or FST (CL_TRACE_FST), a failed write told, not an abort
+#if VM_COVERAGE
+#include "coverage_file.h"   // make coverage: each run writes its counts (docs/coverage.md)
+#endif
 
 namespace creditloop {
 
@@ -131,6 +135,33 @@ private:
     uint64_t cycle_ = 0;
     std::optional<uint64_t> first_assertion_;
     bool finished_ = false;
+};
+
+// A device under test of a plugin (Dut: LinkDut or ChannelDut) on a whole verilated Top of its own,
+// driving the one instance at `scope`: its waves hold that scope only, and with coverage the run's
+// counts are written under the instance's name when it ends. The derived class drives the ports.
+template <class Dut, class Top>
+class VerilatedInstance : public Dut {
+public:
+    ~VerilatedInstance() override {
+        v_.finish();
+#if VM_COVERAGE
+        write_coverage(v_.context(), scope_, fingerprint_);
+#endif
+    }
+    std::string open_trace(const std::string& path) override { return v_.open_trace(path, scope_); }
+    std::string close_trace() override { return v_.close_trace(); }
+    std::optional<uint64_t> first_assertion_cycle() const override { return v_.first_assertion_cycle(); }
+
+protected:
+    VerilatedInstance(const char* top_name, std::string scope, int argc, const char* const* argv)
+        : v_(top_name, std::vector<const char*>(argv, argv + argc)), scope_(std::move(scope)) {}
+
+    VerilatedTop<Top> v_;
+    const std::string scope_;
+#if VM_COVERAGE
+    RunFingerprint fingerprint_;   // every input driven: the same run rewrites its own file
+#endif
 };
 
 }  // namespace creditloop

@@ -1,0 +1,33 @@
+#include "run_output.h"
+
+#include <filesystem>
+#include <iostream>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace creditloop {
+
+std::string waves_problem(const RunOutput& out) {
+    if (out.waves.empty() || out.model_only) return "";
+    std::error_code ec;   // a path the system refuses (too long) is bad input, not an exception
+    if (fs::exists(out.waves, ec) && !out.force)
+        return "--waves " + out.waves + " exists: add --force to overwrite it, or pick another path";
+    if (ec) return "--waves " + out.waves + ": " + ec.message();
+    const fs::path parent = fs::path(out.waves).parent_path();
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        return "--waves " + out.waves + ": directory " + parent.string() + " does not exist";
+    return "";
+}
+
+void print_run_report(const RunOutput& out, const std::string& report, const std::function<std::string()>& write_save) {
+    std::cout << report;
+    if (out.json || out.waves.empty()) return;
+    fs::path save = out.waves;
+    save.replace_extension(".gtkw");
+    std::error_code ec;
+    const std::string gtkw = !fs::exists(save, ec) || out.force ? write_save() : "";
+    std::cout << "waves: gtkwave " << out.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
+}
+
+}  // namespace creditloop
