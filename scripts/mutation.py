@@ -30,6 +30,7 @@ import json
 import math
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -273,6 +274,19 @@ def equivalence(workdir, mutation, mid, parameters, limited):  # parameters: the
     return ("error", path)
 
 
+def command_line(args):
+    """The command that repeats this run (the options that choose the mutants and their stimulus)."""
+    if args.ci:
+        return "python3 scripts/mutation.py --ci"
+    words = ["python3", "scripts/mutation.py", "--count", str(args.count), "--channel-count", str(args.channel_count),
+             "--seed", str(args.seed)]
+    if args.cases:
+        words += ["--cases", args.cases]
+    if args.cross_check:
+        words += ["--cross-check", str(args.cross_check)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def main():
     parser = argparse.ArgumentParser(description="Generated mutants of credit_link and a mutation score (make mutation).")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"), help="the main build (build/creditloop)")
@@ -457,10 +471,9 @@ def main():
         caught, total - equivalent, score) if scored else
         "**No mutation score**: yosys could not classify %d survivors (rows marked error)." % len(errors))
     lines = ["# Mutation score", "",
-             "`python3 scripts/mutation.py --count %d --channel-count %d --seed %d%s` (%.0f s): %d generated mutants, "
+             "`%s` (%.0f s): %d generated mutants, "
              "%d caught, %d proved equivalent, %d bounded equivalent, %d stimulus gaps, %d not classified." % (
-                 args.count, args.channel_count, args.seed, " --ci" if args.ci else "", elapsed, total, caught, equivalent,
-                 len(bounded), len(gaps), len(errors)),
+                 command_line(args), elapsed, total, caught, equivalent, len(bounded), len(gaps), len(errors)),
              "", summary + " By netlist: " + "; ".join(per_kind) + ".", "",
              "| netlist | id | mutation | where | verdict | detail |", "|---|---|---|---|---|---|"]
     for r in rows:
