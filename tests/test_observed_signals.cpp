@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "channel_observation.h"
@@ -229,5 +230,27 @@ TEST_CASE("creditloop tops writes both tops, and keeps a file that is there with
     CHECK(slurp((dir / "channel_link_observed.sv").string()) == "mine\n");
     CHECK(run_creditloop("tops --out " + dir.string() + " --force").exit_code == 0);
     CHECK(slurp((dir / "channel_link_observed.sv").string()).find("module channel_link_observed") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a generated top written by several writers at once is always whole", "[signals][tops]") {
+    // Two regressions sharing a build folder generate the same top at the same moment: each must
+    // succeed and leave the whole file, not fail on the other's temporary.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_tops_race_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string path = (dir / "top.sv").string();
+    for (int round = 0; round < 40; ++round) {
+        const std::string text = "module top_" + std::to_string(round) + ";\n" + std::string(4096, 'x') + "\nendmodule\n";
+        std::vector<std::string> errors(4);
+        std::vector<std::thread> writers;
+        for (size_t w = 0; w < errors.size(); ++w) writers.emplace_back([&, w] { errors[w] = write_if_changed(path, text); });
+        for (auto& t : writers) t.join();
+        for (const auto& error : errors) CHECK(error.empty());
+        CHECK(testing::slurp(path) == text);
+    }
+    std::vector<std::string> left;
+    for (const auto& entry : fs::directory_iterator(dir)) left.push_back(entry.path().filename().string());
+    CHECK(left == std::vector<std::string>{"top.sv"});   // no temporary left behind
     fs::remove_all(dir);
 }

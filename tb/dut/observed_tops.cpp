@@ -2,9 +2,12 @@
 
 #include <cctype>
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "channel_observation.h"
 #include "observation.h"
@@ -281,13 +284,22 @@ std::string write_if_changed(const std::string& path, const std::string& text) {
         old << in.rdbuf();
         if (in && old.str() == text) return "";
     }
-    const std::string temporary = path + ".tmp";
+    // A temporary of this writer's own: two runs writing the same top at once (two regressions
+    // sharing a build folder) each rename a whole file into place, and either one is right.
+    static std::atomic<unsigned> writes{0};
+    const std::string temporary = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(writes++);
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         out << text;
-        if (!out) return "cannot write " + temporary;
+        if (!out) {
+            std::remove(temporary.c_str());
+            return "cannot write " + temporary;
+        }
     }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) return "cannot write " + path;
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        return "cannot write " + path;
+    }
     return "";
 }
 

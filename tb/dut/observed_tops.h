@@ -41,7 +41,8 @@ std::string observed_top_sv(const std::string& parameter_header, const std::vect
 std::string channel_top_sv(const std::string& parameter_header, const std::vector<LinkPort>& outputs);
 
 // Writes `text` to `path` unless it already holds exactly that (so a stamp or a build that
-// reads the file sees no change); "" or the error.
+// reads the file sees no change); "" or the error. Safe when several processes or threads write
+// the same path at once: the file is always whole.
 std::string write_if_changed(const std::string& path, const std::string& text);
 
 }  // namespace creditloop
