@@ -82,13 +82,6 @@ ChannelLayout layout(const ChannelLinkConfig& config) {
     return out;
 }
 
-PacketCost packet_cost(const ChannelSpec& channel, int bytes) {
-    const int units = (bytes + channel.unit - 1) / channel.unit;
-    if (channel.split) return {1 + units, 1, units};
-    const int n = units < 1 ? 1 : units;
-    return {n, n, 0};
-}
-
 namespace {
 
 // `text` fit for an error line: a byte that is not printable ASCII as \xNN.
@@ -277,6 +270,24 @@ ChannelLinkConfig single_channel_config(int stages, int credits, int batch) {
     ch.credits = credits;
     ch.batch = batch;
     config.channels.push_back(ch);
+    return config;
+}
+
+ChannelLinkConfig single_channel_config(const LinkConfig& link) {
+    ChannelLinkConfig config = single_channel_config(link.stages, link.buffer_slots, link.batch);
+    ChannelSpec& ch = config.channels[0];
+    ch.full_rate = link.rtl_full_rate;
+    ch.policy = link.policy;
+    if (link.policy == ReturnPolicy::hybrid) {   // they tune the hybrid only, and a channel says so
+        ch.low = link.low_credits;
+        ch.idle = link.idle_cycles;
+    }
+    ch.timeout = link.flush_timeout;
+    config.sync_stages = link.sync_stages;
+    config.free_delay = link.free_delay;
+    config.recovery = link.recovery;
+    if (link.recovery) config.total_bits = link.total_bits;
+    config.resend_period = link.resend_period;
     return config;
 }
 

@@ -93,7 +93,12 @@ struct PacketCost {
     int header_credits = 0;   // from the channel's first lane's pool
     int data_credits = 0;     // split: from the data lane's pool
 };
-PacketCost packet_cost(const ChannelSpec& channel, int bytes);
+inline PacketCost packet_cost(const ChannelSpec& channel, int bytes) {
+    const int units = channel.unit == 1 ? bytes : (bytes + channel.unit - 1) / channel.unit;
+    if (channel.split) return {1 + units, 1, units};
+    const int n = units < 1 ? 1 : units;
+    return {n, n, 0};
+}
 
 // One line naming what is wrong and how to fix it, or nothing when the description is valid.
 std::optional<std::string> validate(const ChannelLinkConfig& config);
@@ -112,6 +117,9 @@ const char* protocol_name(ChannelProtocol protocol);
 // One plain channel "C0" of `credits` credits, batches of `batch`, one-byte packets every cycle
 // and a consumer that takes a flit every cycle: the seeds' single link as a channel link.
 ChannelLinkConfig single_channel_config(int stages, int credits, int batch);
+// The single link `link` as channel "C0" of a channel link, every feature carried over: the
+// policy, LOW, IDLE and TIMEOUT, SYNC, FREE_DELAY and recovery (TOTAL_BITS, RESEND).
+ChannelLinkConfig single_channel_config(const LinkConfig& link);
 
 // The head-of-line set-up (seed 003): `channels` plain channels of `credits` each, L stages,
 // one-flit packets every cycle on every channel, channel 0's consumer stalled; with

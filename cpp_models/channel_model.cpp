@@ -27,12 +27,14 @@ void ChannelModel::reset() {
     cycle_ = 0;
     reset_sender();
     reset_receiver();
+    obs_ = ChannelObservation{};   // entries past the layout's lanes and pools stay zero from here on
 }
 
 void ChannelModel::reset_sender() {
     credits_ = {};
     reserved_ = {};
     accepted_total_ = {};
+    fwd_count_ = {};
     for (int p = 0; p < layout_.pools; ++p) credits_[p] = static_cast<uint32_t>(layout_.pool_credits[p]);
     fwd_.assign(static_cast<size_t>(config_.stages), Flit{});
     last_grant_ = layout_.channels - 1;   // channel 0 first
@@ -49,10 +51,18 @@ void ChannelModel::reset_receiver() {
     quiet_ = {};
     batch_age_ = {};
     free_run_ = {};
+    flight_count_ = {};
+    freeing_count_ = {};
     const size_t paths = config_.shared_return ? 1 : static_cast<size_t>(layout_.pools);
-    ret_.assign(paths, std::vector<Message>(static_cast<size_t>(config_.stages + config_.sync_stages), Message{}));
-    lanes_.assign(static_cast<size_t>(layout_.lanes), {});
-    freeing_.assign(static_cast<size_t>(layout_.lanes), std::vector<uint8_t>(static_cast<size_t>(config_.free_delay), 0));
+    ret_.resize(paths);
+    for (auto& path : ret_) path.assign(static_cast<size_t>(config_.stages + config_.sync_stages), Message{});
+    lanes_.resize(static_cast<size_t>(layout_.lanes));
+    freeing_.resize(static_cast<size_t>(layout_.lanes));
+    for (int l = 0; l < layout_.lanes; ++l) {
+        lanes_[l].slots.assign(static_cast<size_t>(layout_.pool_credits[layout_.lane_pool[l]]), 0);
+        lanes_[l].head = lanes_[l].size = 0;
+        freeing_[l].assign(static_cast<size_t>(config_.free_delay), 0);
+    }
     last_return_ = layout_.pools - 1;     // pool 0 first
 }
 
@@ -67,15 +77,12 @@ bool ChannelModel::policy_flushes(int p, bool busy) const {
     const uint32_t credits = static_cast<uint32_t>(layout_.pool_credits[p]);
     const uint32_t low = static_cast<uint32_t>(layout_.pool_low[p]);
     if (low >= credits) return true;
-    uint32_t held = obs_.slots_freeing[p] + obs_.pending_returns[p] + obs_.return_waiting[p];
-    for (int l = 0; l < layout_.lanes; ++l)
-        if (layout_.lane_pool[l] == p) held += obs_.occupancy[l];
+    const uint32_t held = pool_occupancy_[p] + obs_.slots_freeing[p] + obs_.pending_returns[p] + obs_.return_waiting[p];
     return (held & count_mask_[p]) >= credits - low;
 }
 
 const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     ChannelObservation& o = obs_;
-    o = ChannelObservation{};
     o.cycle = cycle_;
     o.fault_drop = in.fault_drop;
     o.fault_corrupt = in.fault_corrupt;
@@ -83,6 +90,8 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     o.return_busy = in.return_busy;
     o.reset_tx = in.reset_tx;
     o.reset_rx = in.reset_rx;
+    o.eligible = o.grant = o.send = o.send_lane = o.send_payload = 0;
+    o.pop = o.overflow = o.return_message = o.update_refused = o.policy_flush = 0;
     const int pools = layout_.pools;
 
     // State at the start of the cycle.
@@ -90,32 +99,30 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
         o.credits[p] = credits_[p];
         o.reserved[p] = reserved_[p];
         o.pending_returns[p] = pending_[p];
-        o.return_waiting[p] = config_.recovery ? (released_total_[p] - sent_total_[p]) & total_mask_ : waiting_[p];
-    }
-    for (int l = 0; l < layout_.lanes; ++l) {
-        o.occupancy[l] = static_cast<uint32_t>(lanes_[l].size());
-        for (uint8_t stage : freeing_[l]) o.slots_freeing[layout_.lane_pool[l]] += stage;
-    }
-    for (const Flit& f : fwd_)
-        if (f.valid) ++o.fwd_flits[layout_.lane_pool[f.lane]];
-    if (config_.recovery) {
-        for (int p = 0; p < pools; ++p) {
+        o.fwd_flits[p] = fwd_count_[p];
+        o.slots_freeing[p] = freeing_count_[p];
+        o.credits_arriving[p] = 0;
+        o.credits_returned[p] = 0;
+        pool_occupancy_[p] = 0;
+        freed_[p] = 0;
+        if (config_.recovery) {
+            o.return_waiting[p] = (released_total_[p] - sent_total_[p]) & total_mask_;
             const uint32_t flight = (sent_total_[p] - accepted_total_[p]) & total_mask_;   // > B: R ahead of CS
             o.return_flight[p] = flight > static_cast<uint32_t>(layout_.pool_credits[p]) ? 0u : flight;
+        } else {
+            o.return_waiting[p] = waiting_[p];
+            o.return_flight[p] = flight_count_[p];
         }
-    } else {
-        for (const auto& path : ret_)
-            for (const Message& m : path) o.return_flight[m.pool] += m.count;
     }
 
     // Arrive: the last forward stage; the last return stage of every path, after the faults the
     // environment injects (docs/recovery.md): a count, or an update the credit limit checks.
-    const Flit& last = fwd_.back();
+    const Flit& last = fwd_.last();
     o.arrive = last.valid;
     o.arrive_lane = last.valid ? static_cast<uint32_t>(last.lane) : 0;
     accepted_ = 0;
     for (const auto& path : ret_) {
-        const Message& m = path.back();
+        const Message& m = path.last();
         const bool drop = bit(in.fault_drop, m.pool);
         const uint32_t add = bit(in.fault_corrupt, m.pool) ? in.fault_add : 0u;
         if (!config_.recovery) {
@@ -136,13 +143,18 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
 
     // Pop: each lane of a draining channel that holds a flit; its slot is freed now, or
     // FREE_DELAY cycles later.
-    std::array<uint32_t, kMaxPools> freed{};
     for (int l = 0; l < layout_.lanes; ++l) {
-        if (!freeing_[l].empty() && freeing_[l].back()) ++freed[layout_.lane_pool[l]];
-        if (!bit(in.drain, layout_.lane_channel[l]) || lanes_[l].empty()) continue;
+        const Lane& lane = lanes_[l];
+        const int pool = layout_.lane_pool[l];
+        o.occupancy[l] = lane.size;
+        pool_occupancy_[pool] += lane.size;
+        o.pop_payload[l] = 0;
+        const bool delayed = !freeing_[l].empty();
+        if (delayed && freeing_[l].last()) ++freed_[pool];
+        if (!bit(in.drain, layout_.lane_channel[l]) || lane.size == 0) continue;
         o.pop |= 1u << l;
-        o.pop_payload[l] = lanes_[l].front();
-        if (freeing_[l].empty()) ++freed[layout_.lane_pool[l]];
+        o.pop_payload[l] = lane.front();
+        if (!delayed) ++freed_[pool];
     }
     if (o.arrive) {
         const int l = last.lane;
@@ -151,34 +163,40 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     }
 
     // Eligible: a head packet and every credit it needs.
-    std::array<std::array<uint32_t, kMaxPools>, kMaxChannels> need{};
+    Need need[kMaxChannels];
     for (int c = 0; c < layout_.channels; ++c) {
         if (!bit(in.have, c)) continue;
         const ChannelSpec& spec = config_.channels[c];
         const PacketCost cost = packet_cost(spec, static_cast<int>(in.bytes[c]));
         const int lane = layout_.channel_lane[c];
-        need[c][layout_.lane_pool[lane]] += static_cast<uint32_t>(cost.header_credits);
-        if (spec.split) need[c][layout_.lane_pool[lane + 1]] += static_cast<uint32_t>(cost.data_credits);
-        bool enough = true;
-        for (int p = 0; p < pools; ++p) enough = enough && credits_[p] >= need[c][p];
+        Need& n = need[c];
+        n.header_pool = n.data_pool = layout_.lane_pool[lane];
+        n.flits = cost.flits;
+        n.header = static_cast<uint32_t>(cost.header_credits);
+        n.data = 0;
+        if (spec.split) {
+            n.data_pool = layout_.lane_pool[lane + 1];
+            n.data = static_cast<uint32_t>(cost.data_credits);
+        }
+        const bool enough = n.header_pool == n.data_pool
+                                ? credits_[n.header_pool] >= n.header + n.data
+                                : credits_[n.header_pool] >= n.header && credits_[n.data_pool] >= n.data;
         if (enough) o.eligible |= 1u << c;
     }
 
     // Send: the packet in progress, else the round-robin's grant.
-    taken_ = {};
     sent_ = Flit{};
     granted_ = -1;
     if (busy_) {
         const int lane = layout_.channel_lane[cur_channel_] + (config_.channels[cur_channel_].split ? 1 : 0);
         sent_ = {true, lane, cur_tag_ + static_cast<uint32_t>(next_flit_)};
     } else {
-        for (int i = 1; i <= layout_.channels; ++i) {
-            const int c = (last_grant_ + i) % layout_.channels;
+        for (int i = 1, c = last_grant_; i <= layout_.channels; ++i) {
+            c = c + 1 == layout_.channels ? 0 : c + 1;
             if (!bit(o.eligible, c)) continue;
             granted_ = c;
-            grant_cost_ = packet_cost(config_.channels[c], static_cast<int>(in.bytes[c]));
+            grant_need_ = need[c];
             cur_tag_ = in.tag[c];
-            taken_ = need[c];
             sent_ = {true, layout_.channel_lane[c], in.tag[c]};
             o.grant = 1u << c;
             break;
@@ -195,7 +213,7 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     const bool shared_busy = bit(in.return_busy, 0);
     for (int p = 0; p < pools; ++p) {
         const bool busy = config_.shared_return ? shared_busy : bit(in.return_busy, p);
-        const uint32_t total = pending_[p] + freed[p];
+        const uint32_t total = pending_[p] + freed_[p];
         const bool flush = bit(in.flush, p) || policy_flushes(p, busy);
         if (flush) o.policy_flush |= 1u << p;
         released_[p] = flush || total >= static_cast<uint32_t>(layout_.pool_batch[p]) ? total : 0;
@@ -235,16 +253,21 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
             if (o.credits_returned[p]) o.return_message |= 1u << p;
         }
     }
-    freed_ = freed;
     return o;
 }
 
 void ChannelModel::update() {
     const ChannelObservation& o = obs_;
     const int pools = layout_.pools;
+    if (granted_ >= 0) {   // the packet's credits: all of them with its head flit
+        const Need& n = grant_need_;
+        credits_[n.header_pool] -= n.header;
+        reserved_[n.header_pool] += n.header;
+        credits_[n.data_pool] -= n.data;
+        reserved_[n.data_pool] += n.data;
+    }
     for (int p = 0; p < pools; ++p) {
-        credits_[p] = credits_[p] - taken_[p] + o.credits_arriving[p];
-        reserved_[p] += taken_[p];
+        credits_[p] += o.credits_arriving[p];
         const uint32_t total = pending_[p] + freed_[p];
         pending_[p] = total - released_[p];
         if (config_.recovery) {
@@ -269,36 +292,46 @@ void ChannelModel::update() {
 
     // Receiver lanes: pops leave the front (into the late-free line), the arriving flit joins the back.
     for (int l = 0; l < layout_.lanes; ++l) {
+        const bool popped = bit(o.pop, l);
         auto& line = freeing_[l];
         if (!line.empty()) {
-            std::rotate(line.rbegin(), line.rbegin() + 1, line.rend());
-            line.front() = bit(o.pop, l);
+            const int pool = layout_.lane_pool[l];
+            freeing_count_[pool] = freeing_count_[pool] - line.last() + (popped ? 1u : 0u);
+            line.shift(popped ? 1 : 0);
         }
-        if (bit(o.pop, l)) lanes_[l].pop_front();
+        if (popped) lanes_[l].pop();
     }
-    if (o.arrive && !o.overflow) lanes_[fwd_.back().lane].push_back(fwd_.back().payload);
+    const Flit arriving = fwd_.last();
+    if (o.arrive && !o.overflow) lanes_[arriving.lane].push(arriving.payload);
 
     // Pipelines move one stage.
-    for (size_t i = fwd_.size() - 1; i > 0; --i) fwd_[i] = fwd_[i - 1];
-    fwd_[0] = sent_;
+    if (arriving.valid) --fwd_count_[layout_.lane_pool[arriving.lane]];
+    if (sent_.valid) ++fwd_count_[layout_.lane_pool[sent_.lane]];
+    fwd_.shift(sent_);
     for (size_t path = 0; path < ret_.size(); ++path) {
         auto& stages = ret_[path];
-        for (size_t i = stages.size() - 1; i > 0; --i) stages[i] = stages[i - 1];
+        const Message& leaving = stages.last();
+        Message in{};
         if (config_.recovery) {
             const int p = config_.shared_return ? returned_pool_ : static_cast<int>(path);
-            stages[0] = p >= 0 && bit(o.return_message, p) ? Message{p, 0, true, next_released_total_[p]} : Message{};
-        } else if (config_.shared_return) {
-            stages[0] = returned_pool_ >= 0 ? Message{returned_pool_, o.credits_returned[returned_pool_]} : Message{};
+            if (p >= 0 && bit(o.return_message, p)) in = Message{p, 0, true, next_released_total_[p]};
         } else {
-            stages[0] = Message{static_cast<int>(path), o.credits_returned[path]};
+            flight_count_[leaving.pool] -= leaving.count;
+            if (config_.shared_return) {
+                if (returned_pool_ >= 0) in = Message{returned_pool_, o.credits_returned[returned_pool_]};
+            } else {
+                in = Message{static_cast<int>(path), o.credits_returned[path]};
+            }
+            flight_count_[in.pool] += in.count;
         }
+        stages.shift(in);
     }
 
     // The sender: a grant starts a packet, every flit after the head continues it.
     if (granted_ >= 0) {
         last_grant_ = granted_;
         cur_channel_ = granted_;
-        flits_left_ = grant_cost_.flits - 1;
+        flits_left_ = grant_need_.flits - 1;
         next_flit_ = 1;
         busy_ = flits_left_ > 0;
     } else if (busy_) {

@@ -11,9 +11,10 @@
 
 #include "channel_config.h"
 #include "channel_model.h"
+#include "credit_loop_model.h"
 #include "channel_run.h"
 #include "closed_forms.h"
-#include "credit_loop_model.h"
+#include "reference_link_model.h"
 #include "stimulus.h"
 
 using namespace creditloop;
@@ -48,19 +49,7 @@ Pair random_pair(Rng& rng, int quiet_channels, bool shared_return) {
     }
     REQUIRE_FALSE(validate(l));
 
-    ChannelLinkConfig c = single_channel_config(l.stages, l.buffer_slots, l.batch);
-    ChannelSpec& ch = c.channels[0];
-    ch.policy = l.policy;
-    if (l.policy == ReturnPolicy::hybrid) {
-        ch.low = l.low_credits;
-        ch.idle = l.idle_cycles;
-    }
-    ch.timeout = l.flush_timeout;
-    c.sync_stages = l.sync_stages;
-    c.free_delay = l.free_delay;
-    c.recovery = l.recovery;
-    c.total_bits = l.recovery ? l.total_bits : 8;
-    c.resend_period = l.resend_period;
+    ChannelLinkConfig c = single_channel_config(l);
     c.shared_return = shared_return;
     for (int i = 1; i <= quiet_channels; ++i) {
         ChannelSpec quiet;
@@ -100,7 +89,7 @@ void require_same(const Observation& r, const ChannelObservation& o) {
 // Drive both models with the same random inputs; the quiet channels' pools get flushes and
 // reverse traffic of their own and must stay full and still.
 void lockstep(const Pair& pair, Rng& rng, uint64_t cycles) {
-    CreditLoopModel reference(pair.link);
+    ReferenceLinkModel reference(pair.link);
     reference.reset();
     ChannelModel model(pair.channels);
     const ChannelLayout lay = layout(pair.channels);
@@ -163,6 +152,41 @@ TEST_CASE("one channel with every single-link feature is today's link, cycle for
         const Pair pair = random_pair(rng, 0, false);
         INFO(describe(pair));
         lockstep(pair, rng, 1500);
+    }
+}
+
+// The single link's runs use the one model through CreditLoopModel: every observed signal of
+// its Observation, the echoed inputs and the RTL's own loop total included, is the reference's.
+TEST_CASE("the single link's model is the reference link, every observed signal, every feature", "[channels][model][policies]") {
+    Rng rng(77);
+    for (int i = 0; i < 60; ++i) {
+        const Pair pair = random_pair(rng, 0, false);
+        INFO(describe(pair));
+        ReferenceLinkModel reference(pair.link);
+        CreditLoopModel model(pair.link);
+        const bool faults = rng.chance(0.5);
+        for (uint64_t t = 0; t < 1500; ++t) {
+            LinkInputs in;
+            in.want_send = rng.chance(0.8);
+            in.payload = static_cast<uint32_t>(rng.next());
+            in.drain = rng.chance(0.7);
+            in.flush = rng.chance(0.03);
+            in.return_busy = rng.chance(0.2);
+            in.reset_tx = rng.chance(0.002);
+            in.reset_rx = rng.chance(0.002);
+            in.fault_drop = faults && rng.chance(0.05);
+            in.fault_add = faults && rng.chance(0.05) ? 1 + static_cast<uint32_t>(rng.next() % 3) : 0;
+            const Observation& r = reference.evaluate(in);
+            const Observation& o = model.evaluate(in);
+            INFO("cycle " << t);
+            for (const SignalInfo& s : kObservedSignals) {
+                INFO(signal_name(s.signal));
+                REQUIRE(signal_value(o, s.signal) == signal_value(r, s.signal));
+            }
+            REQUIRE(o.cycle == r.cycle);
+            reference.update();
+            model.update();
+        }
     }
 }
 

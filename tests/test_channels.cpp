@@ -10,7 +10,7 @@
 #include "channel_run.h"
 #include "channel_scoreboards.h"
 #include "closed_forms.h"
-#include "credit_loop_model.h"
+#include "reference_link_model.h"
 #include "seed_tables.h"
 
 using namespace creditloop;
@@ -46,7 +46,7 @@ TEST_CASE("one channel of one-flit packets is today's link, cycle for cycle", "[
     for (const auto& [stages, credits, batch, drain_every] :
          std::vector<std::array<int, 4>>{{4, 12, 1, 1}, {1, 2, 1, 1}, {4, 12, 4, 1}, {8, 6, 2, 2}, {2, 3, 1, 3}}) {
         INFO("L=" << stages << " B=" << credits << " K=" << batch << " drain every " << drain_every);
-        CreditLoopModel reference(LinkConfig{stages, credits, batch, 32});
+        ReferenceLinkModel reference(LinkConfig{stages, credits, batch, 32});
         reference.reset();
         ChannelLinkConfig config = one_channel(stages, credits, batch);
         ChannelModel model(config);
@@ -369,7 +369,7 @@ TEST_CASE("one channel with faults, with and without recovery, is today's link, 
                 link.total_bits = channels.total_bits = 5;
                 link.resend_period = channels.resend_period = 7;
             }
-            CreditLoopModel reference(link);
+            ReferenceLinkModel reference(link);
             reference.reset();
             ChannelModel model(channels);
             Rng rng(99);

@@ -68,7 +68,7 @@ LinkConfig make_link(int stages, int buffer_slots, int batch = 1) {
 }
 
 // One cycle of a (possibly faulty) model: the observation the scoreboards see, then the edge.
-Observation run_cycle(CreditLoopModel& model, Fault& fault, const LinkInputs& in) {
+Observation run_cycle(ReferenceLinkModel& model, Fault& fault, const LinkInputs& in) {
     model.evaluate(in);
     fault.after_evaluate(model, in);
     const Observation obs = ModelProbe::events(model);
@@ -80,7 +80,7 @@ Observation run_cycle(CreditLoopModel& model, Fault& fault, const LinkInputs& in
 // Run `cycles` cycles from reset, feeding each observation to `boards`, then finish() them.
 std::vector<Observation> run(const LinkConfig& config, Fault& fault, uint64_t cycles,
                              const InputsAt& inputs, const std::vector<Scoreboard*>& boards) {
-    CreditLoopModel model(config);
+    ReferenceLinkModel model(config);
     fault.after_reset(model);
     std::vector<Observation> trace;
     trace.reserve(cycles);
@@ -96,12 +96,12 @@ std::vector<Observation> run(const LinkConfig& config, Fault& fault, uint64_t cy
 void run_lockstep(const LinkConfig& config, Fault& fault, uint64_t cycles, const InputsAt& inputs,
                   LockstepScoreboard& lockstep, const std::vector<Scoreboard*>& rtl_boards = {}) {
     CreditLoopModel golden(config);
-    CreditLoopModel rtl(config);
-    NoFault none;
+    ReferenceLinkModel rtl(config);
     fault.after_reset(rtl);
     for (uint64_t t = 0; t < cycles; ++t) {
         const LinkInputs in = inputs(t);
-        const Observation expected = run_cycle(golden, none, in);
+        const Observation expected = golden.evaluate(in);
+        golden.update();
         const Observation got = run_cycle(rtl, fault, in);
         lockstep.expect(expected);
         lockstep.step(got);
