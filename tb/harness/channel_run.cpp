@@ -8,7 +8,6 @@
 #include "channel_model.h"
 #include "channel_scoreboards.h"
 #include "closed_forms.h"
-#include "interrupt.h"
 
 namespace creditloop {
 
@@ -124,7 +123,6 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     const ChannelLayout lay = layout(config);
     ChannelRunResult result;
     result.source = dut ? "rtl" : "model";
-    result.cycles = spec.cycles;
     result.window_start = spec.cycles / 2;
     result.closed_form_round_trip = round_trip_cycles(config);
 
@@ -141,29 +139,12 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     if (spec.faults.any()) injector.emplace(spec.faults, config, spec.seed);
     std::vector<ChannelScoreboard*> boards = {&conservation, &data, &fairness, &sizing, &starvation};
     if (dut) boards.push_back(&lockstep);
+    const std::vector<ViolationLog*> logs(boards.begin(), boards.end());
 
     std::array<uint64_t, kMaxChannels> model_flits{};
-    bool tracing = false;
-    if (dut) {
-        dut->reset();
-        if (!options.trace_path.empty() && options.trace_from == 0) {
-            result.trace_error = dut->open_trace(options.trace_path);
-            tracing = result.trace_error.empty();
-        }
-    }
+    if (dut) dut->reset();
     ChannelObservation rtl_obs;
-    std::optional<uint64_t> stop_at;
-    uint64_t cycle = 0;
-    for (; cycle < spec.cycles; ++cycle) {
-        if (dut && !tracing && !options.trace_path.empty() && cycle == options.trace_from) {
-            result.trace_error = dut->open_trace(options.trace_path);
-            tracing = result.trace_error.empty();
-        }
-        // Ctrl-C: stop within a few thousand cycles (interrupt.h).
-        if ((cycle & 4095) == 0 && interrupt_requested()) {
-            result.interrupted = true;
-            break;
-        }
+    run_cycles(dut, spec.cycles, options, logs, result, [&](uint64_t cycle) {
         ChannelInputs in = stimulus.next(cycle);
         if (injector) injector->apply(cycle, in);
         const ChannelObservation& model_obs = model.evaluate(in);
@@ -187,22 +168,7 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
         stimulus.granted(observed->grant);
         if (injector) injector->observe(*observed);
         model.update();
-        if (!stop_at && options.stop_after_violation) {
-            for (ChannelScoreboard* board : boards)
-                if (!board->ok()) stop_at = cycle + *options.stop_after_violation;
-        }
-        if (stop_at && cycle >= *stop_at) {
-            ++cycle;
-            break;
-        }
-    }
-    result.cycles = cycle;
-    for (ChannelScoreboard* board : boards) board->finish();
-    if (dut) {
-        const std::string error = dut->close_trace();
-        if (result.trace_error.empty()) result.trace_error = error;
-        result.rtl_assertion_cycle = dut->first_assertion_cycle();
-    }
+    }, [](const std::string&) {});
 
     uint64_t window_flits = 0;
     for (int c = 0; c < lay.channels; ++c) {
@@ -224,20 +190,7 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
         result.faults = injector->injected();
         result.return_messages = injector->messages();
     }
-    for (ChannelScoreboard* board : boards) {
-        result.scoreboards.push_back({board->name(), board->summary(), board->cycles_checked(), board->violation_count()});
-        result.violation_count += board->violation_count();
-        result.violations.insert(result.violations.end(), board->violations().begin(), board->violations().end());
-    }
-    if (result.rtl_assertion_cycle) {
-        result.violations.push_back({*result.rtl_assertion_cycle, "rtl.assertion", "channel_link", "no failure", "failed",
-                                     "an RTL assertion failed: Verilator's %Error line names it"});
-        ++result.violation_count;
-    }
-    std::stable_sort(result.violations.begin(), result.violations.end(),
-                     [](const Violation& a, const Violation& b) { return a.cycle < b.cycle; });
-    if (!result.violations.empty()) result.first_violation_cycle = result.violations.front().cycle;
-    result.passed = result.violation_count == 0 && !result.rtl_assertion_cycle && !result.interrupted;
+    settle_verdict(result, logs, "channel_link");
     return result;
 }
 

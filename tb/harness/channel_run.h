@@ -20,6 +20,7 @@
 #include "coverage.h"
 #include "faults.h"
 #include "link_run.h"
+#include "run_loop.h"
 #include "stimulus.h"
 
 namespace creditloop {
@@ -81,34 +82,16 @@ struct PoolStats {
     double measured_round_trip = 0.0;   // Little's law over the window
 };
 
-struct ChannelRunResult {
-    std::string source;                 // "rtl" or "model"
-    uint64_t cycles = 0;
-    uint64_t window_start = 0;
+struct ChannelRunResult : RunVerdict {
     double link_throughput = 0.0;       // flits per cycle, all channels
     std::vector<ChannelStats> channels;
     std::vector<PoolStats> pools;
     int closed_form_round_trip = 0;     // 2L + 2 + SYNC + FREE_DELAY
     int longest_wait = 0;               // grants to others an eligible channel waited (fairness)
-    std::vector<ScoreboardReport> scoreboards;
-    std::vector<Violation> violations;  // by cycle
-    uint64_t violation_count = 0;
-    std::optional<uint64_t> first_violation_cycle;
-    std::optional<uint64_t> rtl_assertion_cycle;
-    std::vector<InjectedFault> faults;  // every fault injected, in order
-    uint64_t return_messages = 0;       // messages that reached the sender, all pools
     ChannelBinCounts coverage{};        // the functional coverage bins the run hit (coverage.h)
-    std::string trace_error;            // the waves could not be written (a full disk)
-    bool interrupted = false;           // stopped early by Ctrl-C or SIGTERM (interrupt.h)
-    bool passed = false;
-    const Violation* first_violation() const { return violations.empty() ? nullptr : &violations.front(); }
 };
 
-struct ChannelRunOptions {
-    std::string trace_path;
-    uint64_t trace_from = 0;
-    std::optional<uint64_t> stop_after_violation;
-};
+using ChannelRunOptions = LoopOptions;
 
 // Run `spec` on `dut` against the golden model; dut == nullptr checks the model alone.
 ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const ChannelRunOptions& options = {});

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "closed_forms.h"
-#include "interrupt.h"
 #include "conservation.h"
 #include "credit_loop_model.h"
 #include "data_integrity.h"
@@ -102,6 +101,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     // Lockstep last: on a shared cycle, the checks that need no model say first what went wrong.
     std::vector<Scoreboard*> boards = {&conservation, &data, &sizing, &starvation};
     if (dut) boards.push_back(&lockstep);
+    const std::vector<ViolationLog*> logs(boards.begin(), boards.end());
 
     auto log = logger("link");
     const CycleLoggers cycle_loggers;
@@ -118,20 +118,8 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     uint64_t first_round_trip_sends = 0;
     const uint64_t round_trip = static_cast<uint64_t>(round_trip_cycles(spec.config));
     const uint64_t window_start = spec.cycles / 2;
-    std::optional<uint64_t> stop_at;
-    uint64_t cycle = 0;
-    std::string result_trace_error;
-    bool interrupted = false;
-    for (; cycle < spec.cycles; ++cycle) {
-        if (dut && !options.trace_path.empty() && cycle == options.trace_from) {
-            result_trace_error = dut->open_trace(options.trace_path);
-            if (!result_trace_error.empty()) log->error("waves: {}", result_trace_error);
-        }
-        // Ctrl-C: stop within a few thousand cycles (the check costs nothing in between).
-        if ((cycle & 4095) == 0 && interrupt_requested()) {
-            interrupted = true;
-            break;
-        }
+    RunResult result;
+    run_cycles(dut, spec.cycles, options, logs, result, [&](uint64_t cycle) {
         LinkInputs in = stimulus.next();
         if (injector) injector->apply(cycle, in);
         const Observation& model_obs = model.evaluate(in);
@@ -173,33 +161,11 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
         for (RunHooks* hook : options.hooks) hook->on_cycle(*checked, model_obs);
         stimulus.accepted(checked->send);
         model.update();
-
-        if (options.stop_after_violation && !stop_at) {
-            for (Scoreboard* board : boards) {
-                if (!board->ok()) {
-                    stop_at = cycle + *options.stop_after_violation;
-                    break;
-                }
-            }
-        }
-        if (stop_at && cycle >= *stop_at) {
-            ++cycle;
-            break;
-        }
-    }
+    }, [&](const std::string& error) { log->error("waves: {}", error); });
     set_log_cycle(std::nullopt);
-    for (Scoreboard* board : boards) board->finish();
-    if (dut) {
-        const std::string error = dut->close_trace();
-        if (result_trace_error.empty()) result_trace_error = error;
-    }
     for (RunHooks* hook : options.hooks) hook->post_run();
 
-    RunResult result;
-    result.trace_error = result_trace_error;
-    result.interrupted = interrupted;
     result.source = dut ? "rtl" : "model";
-    result.cycles = cycle;
     result.window_start = window_start;
     result.window_cycles = sizing.window_cycles();
     result.window_sends = sizing.window_sends();
@@ -226,22 +192,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
         std::min({drain_rate(spec.stimulus.drain), offered_rate(spec.stimulus.traffic),
                   batched_throughput_estimate(spec.config.buffer_slots, result.closed_form_round_trip,
                                               spec.config.batch)});
-    for (Scoreboard* board : boards) {
-        result.scoreboards.push_back(
-            {board->name(), board->summary(), board->cycles_checked(), board->violation_count()});
-        result.violation_count += board->violation_count();
-        result.violations.insert(result.violations.end(), board->violations().begin(), board->violations().end());
-    }
-    if (dut) result.rtl_assertion_cycle = dut->first_assertion_cycle();
-    if (result.rtl_assertion_cycle) {
-        result.violations.push_back({*result.rtl_assertion_cycle, "rtl.assertion", "credit_link", "no failure",
-                                     "failed", "an RTL assertion failed: Verilator's %Error line names it"});
-        ++result.violation_count;
-    }
-    std::stable_sort(result.violations.begin(), result.violations.end(),
-                     [](const Violation& a, const Violation& b) { return a.cycle < b.cycle; });
-    if (!result.violations.empty()) result.first_violation_cycle = result.violations.front().cycle;
-    result.passed = result.violation_count == 0 && !interrupted;
+    settle_verdict(result, logs, "credit_link");
     return result;
 }
 

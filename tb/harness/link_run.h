@@ -19,6 +19,7 @@
 #include "faults.h"
 #include "link_dut.h"
 #include "observation.h"
+#include "run_loop.h"
 #include "scoreboard.h"
 #include "stimulus.h"
 
@@ -50,17 +51,7 @@ public:
     virtual void post_run() {}
 };
 
-struct ScoreboardReport {
-    std::string name;
-    std::string summary;
-    uint64_t cycles_checked = 0;
-    uint64_t violations = 0;
-};
-
-struct RunResult {
-    std::string source;                     // "rtl" or "model": whose observations were checked
-    uint64_t cycles = 0;
-    uint64_t window_start = 0;              // the seeds' steady-state window: [cycles/2, cycles)
+struct RunResult : RunVerdict {
     uint64_t window_cycles = 0;
     uint64_t window_sends = 0;
     double throughput = 0.0;                // window_sends / window_cycles
@@ -72,26 +63,15 @@ struct RunResult {
     int closed_form_round_trip = 0;         // 2L + 2
     int full_rate_buffer = 0;               // RTT + K - 1
     double predicted_throughput = 0.0;      // min(1, drain, offered, B / (RTT + K - 1))
-    std::vector<ScoreboardReport> scoreboards;
-    std::vector<Violation> violations;      // every scoreboard's records, by cycle
-    uint64_t violation_count = 0;
-    std::optional<uint64_t> first_violation_cycle;
-    const Violation* first_violation() const { return violations.empty() ? nullptr : &violations.front(); }
-    std::optional<uint64_t> rtl_assertion_cycle;   // first failed RTL assertion
     // How the loop fared over the run (seed 004's leak report): the net credits lost (< 0) or
     // created (> 0) by the end, and the sends in the first and in the last round trip.
     int64_t credits_net_change = 0;
     uint64_t first_round_trip_sends = 0;
     uint64_t last_round_trip_sends = 0;
-    std::vector<InjectedFault> faults;      // every fault injected, in order
-    uint64_t return_messages = 0;           // messages that reached the sender (faulted or not)
     uint64_t longest_starvation = 0;        // cycles (the watchdog's condition), whatever the bound
     int starvation_bound = 0;
     uint64_t refused_injected = 0;          // updates refused because a fault corrupted them
     LinkBinCounts coverage{};               // the functional coverage bins the run hit (coverage.h)
-    std::string trace_error;                // the waves could not be written (a full disk): what went wrong
-    bool interrupted = false;               // stopped early by Ctrl-C or SIGTERM (interrupt.h): not a verdict
-    bool passed = false;
 };
 
 // Fewest cycles a run may have: the window (the second half) must cover ten round trips.
@@ -99,12 +79,7 @@ uint64_t minimum_cycles(const LinkConfig& config, const DrainSpec& drain);
 // One line naming what is wrong with `spec`, or nothing.
 std::optional<std::string> validate(const RunSpec& spec);
 
-struct RunOptions {
-    // Waveform: traced from cycle trace_from on (the failure window), into trace_path.
-    std::string trace_path;
-    uint64_t trace_from = 0;
-    // Stop this many cycles after the first violation (none: run to the end).
-    std::optional<uint64_t> stop_after_violation;
+struct RunOptions : LoopOptions {
     std::vector<RunHooks*> hooks;
 };
 
