@@ -116,16 +116,22 @@ void ChannelConservation::one_sided_reset(const ChannelObservation& o) {
 // ---- starvation
 
 ChannelStarvation::ChannelStarvation(const ChannelLinkConfig& config)
-    : config_(config), layout_(layout(config)), messages_(static_cast<size_t>(config.stages + config.sync_stages), 0u) {
+    : config_(config), layout_(layout(config)), messages_(config.stages + config.sync_stages) {
     const int rtt = round_trip_cycles(config);
     for (int p = 0; p < layout_.pools; ++p)
-        bound_[p] = static_cast<uint64_t>(2 * (rtt + layout_.pool_batch[p] - 1) + (config.recovery ? config.resend_period : 0));
+        watch_[p] = StarvationWatch(static_cast<uint64_t>(
+            starvation_bound(rtt, layout_.pool_batch[p], config.recovery ? config.resend_period : 0)));
+}
+
+uint64_t ChannelStarvation::longest_starvation() const {
+    uint64_t longest = 0;
+    for (int p = 0; p < layout_.pools; ++p) longest = std::max(longest, watch_[p].longest());
+    return longest;
 }
 
 void ChannelStarvation::step(const ChannelObservation& o) {
     count_cycle();
-    uint32_t in_flight = 0;
-    for (uint32_t m : messages_) in_flight |= m;
+    const uint32_t in_flight = messages_.pools();
     for (int p = 0; p < layout_.pools; ++p) {
         const uint32_t bit = 1u << p;
         if (o.update_refused & bit) {
@@ -139,23 +145,13 @@ void ChannelStarvation::step(const ChannelObservation& o) {
         uint64_t held = uint64_t{o.credits[p]} + o.reserved[p] + o.fwd_flits[p] + o.slots_freeing[p] + o.return_waiting[p];
         for (int l = 0; l < layout_.lanes; ++l)
             if (layout_.lane_pool[l] == p) held += o.occupancy[l];
-        if (held != 0 || (in_flight & bit) || o.reset_tx || o.reset_rx) {
-            run_[p] = 0;
-            continue;
-        }
-        if (run_[p] == 0) start_[p] = o.cycle;
-        longest_ = std::max(longest_, ++run_[p]);
-        if (run_[p] == bound_[p] + 1) {
-            const uint64_t missing = static_cast<uint64_t>(layout_.pool_credits[p]) - o.pending_returns[p];
-            record({o.cycle, "starvation", channel_signal_name(config_, layout_, ChannelSignal::credits, p),
-                    fmt::format("credits back within {} cycles", bound_[p]), fmt::format("0 for {} cycles", run_[p]),
-                    fmt::format("pool {} held at 0 credits since cycle {} with nothing of it anywhere: {} missing",
-                                pool_name(config_, layout_, p), start_[p], counted(missing, "credit"))});
-        }
+        const bool starved = held == 0 && !(in_flight & bit) && !o.reset_tx && !o.reset_rx;
+        if (watch_[p].step(o.cycle, starved))
+            record(watch_[p].violation(o.cycle, channel_signal_name(config_, layout_, ChannelSignal::credits, p),
+                                       "pool " + pool_name(config_, layout_, p), "nothing of it anywhere",
+                                       static_cast<uint64_t>(layout_.pool_credits[p]) - o.pending_returns[p]));
     }
-    messages_.pop_front();
-    messages_.push_back(o.return_message);
-    if (o.reset_rx) std::fill(messages_.begin(), messages_.end(), 0u);   // the return paths are emptied
+    messages_.shift(o.return_message, o.reset_rx);
 }
 
 // ---- data

@@ -40,6 +40,7 @@
 #include "channel_config.h"
 #include "channel_observation.h"
 #include "scoreboard.h"
+#include "starvation.h"
 
 namespace creditloop {
 
@@ -79,15 +80,14 @@ public:
     explicit ChannelStarvation(const ChannelLinkConfig& config);
     const char* name() const override { return "starvation"; }
     void step(const ChannelObservation& obs) override;
-    uint64_t longest_starvation() const { return longest_; }
+    uint64_t longest_starvation() const;
     uint64_t refused_injected() const { return refused_injected_; }
 
 private:
     ChannelLinkConfig config_;
     ChannelLayout layout_;
-    std::array<uint64_t, kMaxPools> bound_{}, run_{}, start_{};
-    std::deque<uint32_t> messages_;   // return_message masks of the last L cycles
-    uint64_t longest_ = 0;
+    std::array<StarvationWatch, kMaxPools> watch_;
+    MessagesInFlight messages_;
     uint64_t refused_injected_ = 0;
 };
 

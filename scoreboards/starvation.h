@@ -13,17 +13,73 @@
 //                     the sender must refuse.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <string>
 
 #include "link_config.h"
 #include "scoreboard.h"
 
 namespace creditloop {
 
-// Cycles the sender may sit starved before the watchdog speaks.
+// Cycles a pool's sender may sit starved before the watchdog speaks: 2 (RTT + K - 1), plus
+// RESEND with recovery (0: none).
+int starvation_bound(int round_trip, int batch, int resend_period);
 int starvation_bound(const LinkConfig& config);
+
+// The watchdog of one pool, the same rule for the single link and for every pool of many: a
+// cycle is starved when the pool's counter is at 0 with nothing of the pool anywhere (not
+// reserved, on the forward path, in the lanes, freeing, waiting, nor on the return path) and no
+// reset; a starved run longer than the bound is one violation.
+class StarvationWatch {
+public:
+    explicit StarvationWatch(uint64_t bound = 0) : bound_(bound) {}
+    // One cycle; true in the cycle the run first exceeds the bound (record it then).
+    bool step(uint64_t cycle, bool starved) {
+        if (!starved) {
+            run_ = 0;
+            return false;
+        }
+        if (run_ == 0) start_ = cycle;
+        longest_ = std::max(longest_, ++run_);
+        return run_ == bound_ + 1;
+    }
+    // The record: `who` held at 0 ("sender", "pool REQ"), `where` says what was empty, `missing`
+    // credits are gone; with the cycle the loop last lost credits when it is known.
+    Violation violation(uint64_t cycle, const std::string& signal, const std::string& who, const char* where,
+                        uint64_t missing, std::optional<uint64_t> last_loss = std::nullopt) const;
+    uint64_t longest() const { return longest_; }
+
+private:
+    uint64_t bound_;
+    uint64_t run_ = 0;     // consecutive starved cycles
+    uint64_t start_ = 0;   // the first of them
+    uint64_t longest_ = 0;
+};
+
+// The messages on a link's return paths, as masks (bit p: a message of pool p, or of path p):
+// what entered each of the last L + SYNC cycles. A reset of the receiver end empties them.
+class MessagesInFlight {
+public:
+    explicit MessagesInFlight(int stages) : masks_(static_cast<size_t>(stages), 0u) {}
+    // Pools with a message on the way this cycle.
+    uint32_t pools() const {
+        uint32_t any = 0;
+        for (uint32_t m : masks_) any |= m;
+        return any;
+    }
+    // The cycle's edge: `entered` joins, the oldest arrives; reset_rx empties the paths.
+    void shift(uint32_t entered, bool reset_rx) {
+        masks_.pop_front();
+        masks_.push_back(entered);
+        if (reset_rx) std::fill(masks_.begin(), masks_.end(), 0u);
+    }
+
+private:
+    std::deque<uint32_t> masks_;
+};
 
 class StarvationScoreboard final : public Scoreboard {
 public:
@@ -31,17 +87,13 @@ public:
     const char* name() const override { return "starvation"; }
     void step(const Observation& o) override;
 
-    uint64_t longest_starvation() const { return longest_; }   // cycles, whatever the bound
+    uint64_t longest_starvation() const { return watch_.longest(); }   // cycles, whatever the bound
     uint64_t refused_injected() const { return refused_injected_; }
 
 private:
     LinkConfig config_;
-    uint64_t bound_;
-    std::deque<bool> messages_;     // return_message of the last L + SYNC cycles: what is in flight
-    size_t in_flight_ = 0;
-    uint64_t run_ = 0;              // consecutive starved cycles
-    uint64_t run_start_ = 0;
-    uint64_t longest_ = 0;
+    StarvationWatch watch_;
+    MessagesInFlight messages_;
     uint64_t last_total_ = 0;
     std::optional<uint64_t> last_loss_;   // the last cycle the conservation total fell
     uint64_t refused_injected_ = 0;

@@ -309,6 +309,35 @@ TEST_CASE("data catches order, phantoms and flits crossing channels", "[channels
     CHECK(fired(phantom, "data.phantom", 3));
 }
 
+// Hand-worked, as the single link's (test_recovery.cpp): L = 2, one credit, a packet every cycle.
+// The credit sent in 0 is popped in 3 and its message reaches the sender in 5 (2L + 1), where it
+// is dropped; from 6 pool C0 holds nothing anywhere. Its bound is 2 (RTT + K - 1) = 2 (6 + 0) =
+// 12, so the watchdog speaks in the 13th starved cycle, 18. The quiet pool C1 never starves.
+TEST_CASE("starvation names the one pool a lost message starved, at its bound", "[channels][scoreboards][starvation]") {
+    ChannelRunSpec spec;
+    spec.config = single_channel_config(2, 1, 1);
+    ChannelSpec quiet;
+    quiet.name = "C1";
+    quiet.credits = 2;
+    quiet.traffic.load = 0.0;
+    spec.config.channels.push_back(quiet);
+    spec.cycles = 40;
+    spec.faults.drop_at = 5;
+    const ChannelRunResult r = run_channels(nullptr, spec);
+    CHECK_FALSE(r.passed);
+    const Violation* starved = nullptr;
+    for (const auto& v : r.violations)
+        if (v.check == "starvation") {
+            CHECK(starved == nullptr);   // once, for the one pool
+            starved = &v;
+        }
+    REQUIRE(starved != nullptr);
+    CHECK(starved->cycle == 18);
+    CHECK(starved->signal.find("C0") != std::string::npos);
+    CHECK(starved->detail.find("pool C0 held at 0 credits since cycle 6") != std::string::npos);
+    CHECK(starved->detail.find("1 credit missing") != std::string::npos);
+}
+
 TEST_CASE("fairness catches a grant without credits, an idle arbiter and starvation", "[channels][scoreboards]") {
     ChannelLinkConfig c = hol_config(3, 4, 2, false);
     ChannelFairness ineligible(c);
