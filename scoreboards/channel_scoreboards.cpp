@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "closed_forms.h"
+#include "conservation.h"
 
 namespace creditloop {
 
@@ -56,10 +57,9 @@ void ChannelConservation::step(const ChannelObservation& o) {
                                       pool_name(config_, layout_, q), change[q]);
         const char* check = "conservation.pool";
         if (((dropped_before_ | corrupted_before_) >> p) & 1u) {
-            check = net < 0 ? "conservation.injected_loss" : "conservation.injected_gain";
-            detail = std::string("the message for pool ") + pool_name(config_, layout_, p) + " " +
-                     (((dropped_before_ >> p) & 1u) ? "dropped" : "corrupted") + " by an injected fault at cycle " +
-                     std::to_string(fault_cycle_) + ": " + detail;
+            check = injected_check(net < 0);
+            detail = injected_detail("the message for pool " + pool_name(config_, layout_, p),
+                                     ((dropped_before_ >> p) & 1u) != 0, fault_cycle_, detail);
         }
         record({o.cycle, check, "link.pool." + pool_name(config_, layout_, p) + ".total",
                 std::to_string(layout_.pool_credits[p]), std::to_string(total), detail});
@@ -83,10 +83,7 @@ void ChannelConservation::step(const ChannelObservation& o) {
     fault_cycle_ = o.cycle;
 }
 
-// What each end of a pool holds after this cycle's edge, had there been no reset (a send and a
-// pop move a credit within one end, so only the crossings count), as the single link's
-// conservation scoreboard reckons it: the reset end restarts empty (the sender with B_p credits),
-// the other keeps what it holds.
+// Each pool's ends, as the single link's: one_sided_reset_violation (conservation.h).
 void ChannelConservation::one_sided_reset(const ChannelObservation& o) {
     for (int p = 0; p < layout_.pools; ++p) {
         const uint64_t grant = static_cast<uint64_t>(layout_.pool_credits[p]);
@@ -100,16 +97,10 @@ void ChannelConservation::one_sided_reset(const ChannelObservation& o) {
                                     (arriving ? 1u : 0u);
         const uint64_t receiver_end = lanes + (joined ? 1u : 0u) + o.slots_freeing[p] + o.pending_returns[p] + o.return_waiting[p] +
                                       o.return_flight[p] - o.credits_arriving[p];
-        const uint64_t after = o.reset_tx ? grant + receiver_end : sender_end;
-        if (after == grant) continue;   // nothing of the pool was away from the reset end: harmless
-        const uint64_t away = after > grant ? after - grant : grant - after;
-        record({o.cycle, "conservation.one_sided_reset", o.reset_tx ? "link.reset_tx" : "link.reset_rx",
-                std::to_string(grant), std::to_string(after),
-                fmt::format("pool {}: {} was reset alone: {} {}{}", pool_name(config_, layout_, p),
-                            o.reset_tx ? "the sender end" : "the receiver end", counted(away, "credit"),
-                            after > grant ? "created" : "lost",
-                            o.reset_tx ? " (the sender counts B again while credits are still at the receiver)"
-                                       : " (the receiver forgot the credits it held)")});
+        if (auto v = one_sided_reset_violation(o.cycle, o.reset_tx, grant, sender_end, receiver_end,
+                                               o.reset_tx ? "link.reset_tx" : "link.reset_rx",
+                                               "pool " + pool_name(config_, layout_, p) + ": "))
+            record(std::move(*v));
     }
 }
 

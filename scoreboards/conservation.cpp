@@ -36,27 +36,34 @@ void ConservationScoreboard::step(const Observation& o) {
     fault_was_drop_ = o.fault_drop;
 }
 
+std::optional<Violation> one_sided_reset_violation(uint64_t cycle, bool reset_tx, uint64_t grant, uint64_t sender_end,
+                                                   uint64_t receiver_end, const std::string& signal, const std::string& who) {
+    const uint64_t after = reset_tx ? grant + receiver_end : sender_end;
+    if (after == grant) return std::nullopt;   // nothing was away from the reset end: harmless
+    const uint64_t away = after > grant ? after - grant : grant - after;
+    return Violation{cycle, "conservation.one_sided_reset", signal, std::to_string(grant), std::to_string(after),
+                     who + (reset_tx ? "the sender end" : "the receiver end") + " was reset alone: " +
+                         counted(away, "credit") + (after > grant ? " created" : " lost") +
+                         (reset_tx ? " (the sender counts B again while credits are still at the receiver)"
+                                   : " (the receiver forgot the credits it held)")};
+}
+
+const char* injected_check(bool lost) { return lost ? "conservation.injected_loss" : "conservation.injected_gain"; }
+
+std::string injected_detail(const std::string& message, bool dropped, uint64_t fault_cycle, const std::string& detail) {
+    return message + (dropped ? " dropped" : " corrupted") + " by an injected fault at cycle " +
+           std::to_string(fault_cycle) + ": " + detail;
+}
+
 void ConservationScoreboard::one_sided_reset(const Observation& o) {
-    // What each end holds after this cycle's edge, had there been no reset.
-    // (a send and a pop move a credit within one end, so only the crossings count).
     const uint64_t arrived = (o.arrive && !o.overflow) ? 1u : 0u;
     const uint64_t sender_end =
         static_cast<uint64_t>(o.credits) + o.credits_arriving + o.fwd_flits - (o.arrive ? 1u : 0u);
-    const uint64_t receiver_end =
-        static_cast<uint64_t>(o.occupancy) + arrived + o.slots_freeing + o.pending_returns + o.return_waiting +
-        o.return_flight -
-        o.credits_arriving;
-    // The reset end restarts empty (the sender with B credits), the other keeps what it holds.
-    const uint64_t after = o.reset_tx ? buffer_slots_ + receiver_end : sender_end;
-    if (after == buffer_slots_) return;   // nothing was away from the reset end: harmless
-    const char* end = o.reset_tx ? "the sender end" : "the receiver end";
-    const uint64_t away = after > buffer_slots_ ? after - buffer_slots_ : buffer_slots_ - after;
-    violation({o.cycle, "conservation.one_sided_reset", signal_name(o.reset_tx ? Signal::reset_tx : Signal::reset_rx),
-               std::to_string(buffer_slots_), std::to_string(after),
-               std::string(end) + " was reset alone: " + counted(away, "credit") +
-                   (after > buffer_slots_ ? " created" : " lost") +
-                   (o.reset_tx ? " (the sender counts B again while credits are still at the receiver)"
-                               : " (the receiver forgot the credits it held)")});
+    const uint64_t receiver_end = static_cast<uint64_t>(o.occupancy) + arrived + o.slots_freeing + o.pending_returns +
+                                  o.return_waiting + o.return_flight - o.credits_arriving;
+    if (auto v = one_sided_reset_violation(o.cycle, o.reset_tx, buffer_slots_, sender_end, receiver_end,
+                                           signal_name(o.reset_tx ? Signal::reset_tx : Signal::reset_rx)))
+        violation(std::move(*v));
 }
 
 void ConservationScoreboard::violation(Violation v) {
@@ -86,13 +93,10 @@ void ConservationScoreboard::total_changed(const Observation& o, uint64_t total)
                         " + pending " + std::to_string(o.pending_returns) +
                         (o.return_waiting ? " + waiting " + std::to_string(o.return_waiting) : "") + " + returning " +
                         std::to_string(o.return_flight) + ")";
-    // A change at the edge after a fault the environment injected is that fault's doing, not the
-    // RTL's (docs/recovery.md): named apart, still a violation (the loop is no longer whole).
     const char* check = "conservation.total";
     if (fault_before_) {
-        check = total < buffer_slots_ ? "conservation.injected_loss" : "conservation.injected_gain";
-        detail = std::string("the return message ") + (fault_was_drop_ ? "dropped" : "corrupted") +
-                 " by an injected fault at cycle " + std::to_string(*fault_before_) + ": " + detail;
+        check = injected_check(total < buffer_slots_);
+        detail = injected_detail("the return message", fault_was_drop_, *fault_before_, detail);
     }
     violation({o.cycle, check, kTotalSignal, std::to_string(buffer_slots_), std::to_string(total), std::move(detail)});
 }

@@ -22,11 +22,28 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "link_config.h"
 #include "scoreboard.h"
 
 namespace creditloop {
+
+// A reset of one end alone, for one pool (the single link's one pool, or any pool of many):
+// `sender_end` and `receiver_end` are what each end would hold after this cycle's edge had there
+// been no reset (a send and a pop move a credit within one end, so only the crossings count).
+// The reset end restarts empty (the sender with `grant`), the other keeps what it holds; when
+// credits were away from the reset end, the violation names how many were lost or created.
+// `who` prefixes the detail ("pool REQ: "), `signal` is the reset's name.
+std::optional<Violation> one_sided_reset_violation(uint64_t cycle, bool reset_tx, uint64_t grant, uint64_t sender_end,
+                                                   uint64_t receiver_end, const std::string& signal,
+                                                   const std::string& who = "");
+
+// A change of a total at the edge after a fault the environment injected is that fault's doing,
+// not the RTL's (docs/recovery.md): named apart, still a violation (the loop is no longer whole).
+// The check ("conservation.injected_loss" or "_gain") and the detail, `message` naming what was hit.
+const char* injected_check(bool lost);
+std::string injected_detail(const std::string& message, bool dropped, uint64_t fault_cycle, const std::string& detail);
 
 class ConservationScoreboard final : public Scoreboard {
 public:
