@@ -6,6 +6,7 @@
 #                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
 #                make sim DUT_COUNTER=<file.sv|map.json> DUT_RETURN=<file.sv>   your own blocks
 #                make sim DUT_LINK=<map.json>   a sender and receiver of your own
+#                make sim DUT_LINK=<map.json> MUTANT=<file.mutant>   with a patch of one of the map's files
 #   make test    every test through CTest: the regression, mutants, SystemC, Catch2 (ctest -L <tag>)
 #   make test-fast  the tests that need no verilation (model, scoreboards, CLI, bad input), < 30 s
 #   make docs-test every command the README and docs/ show, run as written; the numbers they print checked
@@ -37,6 +38,7 @@ RTL   ?=
 DUT_COUNTER ?=
 DUT_RETURN  ?=
 DUT_LINK    ?=
+MUTANT      ?=
 
 ifeq ($(WAVES),fst)
   waves_flags := --waves --fst
@@ -49,7 +51,7 @@ endif
 all: build
 
 help:
-	@sed -n '2,24p' Makefile
+	@sed -n '2,28p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -80,7 +82,7 @@ sim: build-cli
 	  --waves-dir '$(WAVES_DIR)' $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
 	  $(rerun_flags) $(if $(SHARD),--shard '$(SHARD)') \
 	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') \
-	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(waves_flags)
+	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(if $(MUTANT),--mutant '$(MUTANT)') $(waves_flags)
 
 sweep: build-cli
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)

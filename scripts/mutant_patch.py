@@ -10,6 +10,10 @@ A mutant is a file rtl/mutants/<name>.mutant (the multi-channel link's in rtl/mu
     - <a line of the block, taken out>
     + <a line put in its place; it says MUTANT>
 
+The example designs' mutants, examples/own_rtl/<design>/mutants/<name>.mutant, take the same form;
+their replaces= names a file of the design, in the folder above mutants/ (replaces=cbfc_rx.sv), and
+`creditloop run --link MAP --mutant PATH.mutant` (or --counter MAP) runs one in place of its file.
+
 A hunk is a run of '@' and '-' lines, then its '+' lines. Its '@' and '-' lines must match
 consecutive lines of the block (compared without leading and trailing blanks) at exactly one
 place; the '-' lines there are replaced by the '+' lines, written as given. Every '+' line carries
@@ -17,9 +21,10 @@ the word MUTANT, so the built file differs from the block only in lines that say
 applied to the block as it is when it is built: it cannot drift from the design it claims to
 break. The C++ side (tb/dut/mutant_patch.cpp) reads the same format; --check compares the two.
 
-    scripts/mutant_patch.py --check [--cli build/creditloop]
+    scripts/mutant_patch.py --check [--cli build/creditloop] [--examples DIR]
         every mutant applies and changes only its marked lines (and, with --cli, the CLI builds
-        each one to the same bytes); exit 1 naming the mutant and the line otherwise
+        each one of rtl/mutants/ to the same bytes), the examples' mutants each against its live
+        example file; exit 1 naming the mutant and the line otherwise
     scripts/mutant_patch.py --emit <name> [-o <file>]
         the mutated block on standard output (or in <file>)
 """
@@ -42,6 +47,12 @@ class PatchError(Exception):
 
 def mutant_files(rtl=RTL):
     return sorted((rtl / "mutants").glob("*.mutant")) + sorted((rtl / "mutants" / "channels").glob("*.mutant"))
+
+
+def example_mutant_files(examples):
+    """The example designs' mutants: <examples>/<design>/mutants/*.mutant, each a patch of a file of
+    <examples>/<design>/."""
+    return sorted(Path(examples).glob("*/mutants/*.mutant"))
 
 
 def find(name, rtl=RTL):
@@ -93,11 +104,13 @@ def parse(path):
 
 
 def apply(path, rtl=RTL):
-    """The mutated block's text."""
+    """The mutated block's text; `rtl` is the folder replaces= names a file of (rtl/, or an example
+    design's folder)."""
+    rtl = Path(rtl)
     block = tags(path).get("replaces", "")
     source = rtl / block
     if not block or not source.is_file():
-        raise PatchError(f"{path}: needs a '{TAG} replaces=<file in rtl/>' line naming an existing file")
+        raise PatchError(f"{path}: needs a '{TAG} replaces=<file in {rtl.name}/>' line naming an existing file")
     lines = source.read_text().splitlines()
     keyed = [l.strip() for l in lines]
     edits = []
@@ -105,13 +118,13 @@ def apply(path, rtl=RTL):
         want = [text.strip() for _, text in match]
         places = [i for i in range(len(lines) - len(want) + 1) if keyed[i:i + len(want)] == want]
         if len(places) != 1:
-            raise PatchError(f"{path}:{number}: the lines of this hunk are found {len(places)} times in rtl/{block}, "
+            raise PatchError(f"{path}:{number}: the lines of this hunk are found {len(places)} times in {rtl.name}/{block}, "
                              "need exactly once (the block changed: update the mutant's '@' and '-' lines)")
         edits.append((places[0], match, added, number))
     edits.sort()
     for (a, match_a, _, number), (b, _, _, _) in zip(edits, edits[1:]):
         if a + len(match_a) > b:
-            raise PatchError(f"{path}:{number}: two hunks overlap in rtl/{block}")
+            raise PatchError(f"{path}:{number}: two hunks overlap in {rtl.name}/{block}")
     out = []
     at = 0
     for start, match, added, _ in edits:
@@ -127,9 +140,10 @@ def apply(path, rtl=RTL):
 def check_marked(path, rtl=RTL):
     """An independent look at the result: every line difflib sees added says MUTANT, and the
     lines taken out are exactly the '-' lines."""
+    rtl = Path(rtl)
+    mutated = apply(path, rtl).splitlines()
     block = tags(path)["replaces"]
     live = (rtl / block).read_text().splitlines()
-    mutated = apply(path, rtl).splitlines()
     removed, added = [], []
     for tag, a1, a2, b1, b2 in difflib.SequenceMatcher(None, live, mutated, autojunk=False).get_opcodes():
         removed += [l.strip() for l in live[a1:a2]] if tag != "equal" else []
@@ -137,7 +151,7 @@ def check_marked(path, rtl=RTL):
     wanted_removed = [text.strip() for _, match, _ in parse(path) for kind, text in match if kind == "-"]
     problems = []
     if not removed and not added:
-        problems.append(f"{path}: the built file is rtl/{block} unchanged")
+        problems.append(f"{path}: the built file is {rtl.name}/{block} unchanged")
     for line in added:
         if MARK not in line:
             problems.append(f"{path}: changes a line it does not mark: {line.strip()}")
@@ -151,6 +165,8 @@ def main(argv):
     parser.add_argument("--check", action="store_true", help="every mutant applies and changes only its marked lines")
     parser.add_argument("--cli", help="with --check: the creditloop CLI, whose builds must match byte for byte")
     parser.add_argument("--rtl", default=str(RTL), help="the rtl/ folder (default: this checkout's)")
+    parser.add_argument("--examples", help="with --check: the example designs' folder, whose */mutants/*.mutant are "
+                        "checked against their designs' files (default: examples/own_rtl beside --rtl)")
     parser.add_argument("--emit", metavar="NAME", help="print the mutant NAME applied to its block")
     parser.add_argument("-o", "--output", help="with --emit: write here instead of standard output")
     args = parser.parse_args(argv)
@@ -168,10 +184,15 @@ def main(argv):
         files = mutant_files(rtl)
         if not files:
             raise PatchError(f"no rtl/mutants/*.mutant under {rtl}")
+        examples = Path(args.examples) if args.examples else rtl.parent / "examples" / "own_rtl"
+        if args.examples and not examples.is_dir():
+            raise PatchError(f"--examples {examples}: no such folder")
+        example_files = example_mutant_files(examples)
         problems = []
-        for path in files:
+        # An example's mutant patches a file of its design, the folder above its mutants/.
+        for path, base in [(f, rtl) for f in files] + [(f, f.parent.parent) for f in example_files]:
             try:
-                problems += check_marked(path, rtl)
+                problems += check_marked(path, base)
             except PatchError as e:
                 problems.append(str(e))
         if args.cli and not problems:
@@ -186,7 +207,8 @@ def main(argv):
                         problems.append(f"{path}: the CLI builds it differently from this script")
         for p in problems:
             print(p)
-        print(f"mutant patches: {len(files)} checked, {len(problems)} problem{'' if len(problems) == 1 else 's'}")
+        print(f"mutant patches: {len(files) + len(example_files)} checked ({len(example_files)} of the examples), "
+              f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
         return 1 if problems else 0
     except PatchError as e:
         print(f"mutant_patch.py: {e}", file=sys.stderr)

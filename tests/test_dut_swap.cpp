@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "block_swap.h"
+#include "regress_support.h"
 #include "regression.h"
 #include "test_support.h"
 
@@ -26,15 +27,8 @@ struct Regress {
 };
 
 Regress regress(RegressCommand cmd) {
-    const fs::path dir = fs::temp_directory_path() / "creditloop_swap";
-    cmd.junit = (dir / "results.xml").string();
-    cmd.waves_dir = (dir / "waves").string();
-    std::ostringstream printed;
-    std::streambuf* saved = std::cout.rdbuf(printed.rdbuf());
-    const int code = run_regression(cmd, "build/creditloop");
-    std::cout.rdbuf(saved);
-    fs::remove_all(dir);
-    return {code, printed.str()};
+    const auto [code, printed] = creditloop::testing::regress_captured(std::move(cmd), "swap");
+    return {code, printed};
 }
 
 }  // namespace
@@ -96,16 +90,10 @@ TEST_CASE("seed 002's counter under seed 002's own return stimulus is flagged at
     RegressCommand cmd;
     cmd.counter_file = (fs::path(source_dir()) / "seeds/seed002/chi_credit_counter.sv").string();
     cmd.return_file = (fs::path(source_dir()) / "seeds/seed002/seed002_stimulus_return.sv").string();
-    const fs::path dir = fs::temp_directory_path() / "creditloop_seed002_own";
-    cmd.junit = (dir / "results.xml").string();
-    cmd.waves_dir = (dir / "waves").string();
-    std::ostringstream printed;
-    std::streambuf* saved = std::cout.rdbuf(printed.rdbuf());
-    const int code = run_regression(cmd, "build/creditloop", {c});
-    std::cout.rdbuf(saved);
-    INFO(printed.str());
+    const std::vector<RegressionCase> cases{c};
+    const auto [code, printed] = creditloop::testing::regress_captured(cmd, "seed002_own", &cases);
+    INFO(printed);
     CHECK(code == 1);
-    CHECK(printed.str().find("first violation: cycle 1: conservation.receiver_returns") != std::string::npos);
-    CHECK(printed.str().find("credit returned with none outstanding") != std::string::npos);
-    fs::remove_all(dir);
+    CHECK(printed.find("first violation: cycle 1: conservation.receiver_returns") != std::string::npos);
+    CHECK(printed.find("credit returned with none outstanding") != std::string::npos);
 }

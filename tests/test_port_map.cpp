@@ -1,8 +1,9 @@
 // Your own counter as it comes: two counters written the way open-source credit
 // libraries publish them (an include of a register-macro header, _i/_o names, take/give/init, a
 // valid/ready counter with several credits a cycle and a synchronous active-high reset, and a
-// WIDTH warning each), plugged in through a JSON port map with no adapter; their mutants are
-// caught; a bad map gets one line naming the problem.
+// WIDTH warning each), plugged in through a JSON port map with no adapter; their mutants, patches
+// of the live example files (--mutant PATH.mutant), are caught; a bad map or a patch that does not
+// fit gets one line naming the problem.
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
@@ -22,6 +23,7 @@
 #include "link_run.h"
 #include "own_link.h"
 #include "port_map.h"
+#include "regress_support.h"
 #include "regression.h"
 #include "test_support.h"
 
@@ -36,6 +38,9 @@ namespace {
 void prebuild_own_rtl();
 
 fs::path example(const std::string& relative) { return fs::path(creditloop::testing::source_dir()) / "examples/own_rtl" / relative; }
+
+// An example design's mutant: the .mutant patch of one of its files, as `--mutant` takes it.
+std::string mutant(const std::string& relative) { return example(relative).string(); }
 
 // `j` written to a scratch file named by its content: the same map is the same file in every
 // test process, so the wrapper (which names its map) and so the verilated bank are shared.
@@ -62,10 +67,11 @@ std::string swap_error(const std::string& map_path, int b = 12) {
     return swap_block(sources, "credit_counter.sv", map_path, b, swapped);
 }
 
-RunResult run_with(const std::string& map_path, RunSpec spec, SwappedBlock& swapped) {
+RunResult run_with(const std::string& map_path, RunSpec spec, SwappedBlock& swapped, const std::string& patch = "") {
     prebuild_own_rtl();
     DutSources sources = DutSources::from_environment();
-    const std::string problem = swap_block(sources, "credit_counter.sv", map_path, spec.config.buffer_slots, swapped);
+    const std::string problem = swap_block(sources, "credit_counter.sv", map_path, spec.config.buffer_slots, swapped, patch);
+    INFO(problem);
     REQUIRE(problem.empty());
     std::string error;
     auto library = DutLibrary::load(spec.config, sources, error);
@@ -103,10 +109,8 @@ TEST_CASE("each example counter's mutant is caught on its first cycle", "[rtl][o
     RunSpec occupancy;
     occupancy.config = LinkConfig{4, 5, 1, 32};
     SwappedBlock a;
-    const RunResult ra = run_with(scratch_map("occupancy_counter/occupancy_counter.map.json", [](json& j) {
-                                      j["sources"]["files"][0] = example("occupancy_counter/mutants/occupancy_credit_counter_leak.sv").string();
-                                  }),
-                                  occupancy, a);
+    const RunResult ra = run_with(example("occupancy_counter/occupancy_counter.map.json").string(), occupancy, a,
+                                  mutant("occupancy_counter/mutants/occupancy_credit_counter_leak.mutant"));
     CHECK_FALSE(ra.passed);
     REQUIRE(ra.first_violation());
     // The first credit comes back in cycle 9 (2L + 1) while a flit is taken: lost at that edge,
@@ -118,10 +122,8 @@ TEST_CASE("each example counter's mutant is caught on its first cycle", "[rtl][o
     vr.config = LinkConfig{4, 6, 2, 32};
     vr.stimulus.flush_probability = 0.1;
     SwappedBlock b;
-    const RunResult rb = run_with(scratch_map("vr_counter/vr_counter.map.json", [](json& j) {
-                                      j["sources"]["files"][0] = example("vr_counter/mutants/vr_credit_counter_drop.sv").string();
-                                  }),
-                                  vr, b);
+    const RunResult rb = run_with(example("vr_counter/vr_counter.map.json").string(), vr, b,
+                                  mutant("vr_counter/mutants/vr_credit_counter_drop.mutant"));
     CHECK_FALSE(rb.passed);
     REQUIRE(rb.first_violation());
     CHECK(rb.first_violation()->check == "conservation.total");
@@ -160,37 +162,24 @@ TEST_CASE("make sim with a counter map: the regression runs the tests the counte
     RegressCommand cmd;
     cmd.filter = "seed000/";
     cmd.counter_file = example("vr_counter/vr_counter.map.json").string();
-    const fs::path dir = fs::temp_directory_path() / ("creditloop_map_regress_" + std::to_string(::getpid()));
-    cmd.junit = (dir / "results.xml").string();
-    cmd.waves_dir = (dir / "waves").string();
-    std::ostringstream printed;
-    std::streambuf* saved = std::cout.rdbuf(printed.rdbuf());
-    const int code = run_regression(cmd, "build/creditloop");
-    std::cout.rdbuf(saved);
-    INFO(printed.str());
+    const auto [code, printed] = creditloop::testing::regress_captured(cmd, "map_regress");
+    INFO(printed);
     CHECK(code == 0);
-    CHECK(printed.str().find("credit_counter.sv is vr_credit_counter") != std::string::npos);
-    CHECK(printed.str().find("6 passed, 0 failed") != std::string::npos);   // seed 000's six batches, to the digit
-    fs::remove_all(dir);
+    CHECK(printed.find("credit_counter.sv is vr_credit_counter") != std::string::npos);
+    CHECK(printed.find("6 passed, 0 failed") != std::string::npos);   // seed 000's six batches, to the digit
 }
 
 namespace {
 
-// The example link's map with one of its files swapped for a mutant (absolute paths).
-std::string link_map_with(const std::string& original, const std::string& mutant) {
-    json j = json::parse(std::ifstream(example("link/link.map.json")));
-    for (auto& f : j["sources"]["files"]) {
-        const std::string name = f.get<std::string>();
-        f = example("link/" + (name == original ? "mutants/" + mutant : name)).string();
-    }
-    return write_scratch(j, "creditloop_link_");
-}
+// The example link's map, as it is in examples/.
+std::string link_map() { return example("link/link.map.json").string(); }
 
-RunResult run_link_map(const std::string& map, RunSpec spec) {
+// `map` run as `spec`, with `patch` (a .mutant of one of its files) applied when given.
+RunResult run_link_map(const std::string& map, RunSpec spec, const std::string& patch = "") {
     prebuild_own_rtl();
     DutSources sources = DutSources::from_environment();
     MappedLink link;
-    const std::string problem = swap_mapped_link(sources, map, false, link);
+    const std::string problem = swap_mapped_link(sources, map, false, link, patch);
     INFO(problem);
     REQUIRE(problem.empty());
     fit_to_mapped_link(spec, link.return_latency);
@@ -211,32 +200,31 @@ std::string wrong_latency_map() {
     return write_scratch(j, "creditloop_link_");
 }
 
-// The example link with the count-leak mutant as its receiver, with or without a probe of its count.
+// The example link with or without a probe of its receiver's count (run with the count-leak mutant).
 std::string probed_map(bool probe) {
     json j = json::parse(std::ifstream(example("link/link.map.json")));
-    for (auto& f : j["sources"]["files"]) {
-        const std::string name = f.get<std::string>();
-        f = example("link/" + (name == "cbfc_rx.sv" ? "mutants/cbfc_rx_count_leak.sv" : name)).string();
-    }
+    for (auto& f : j["sources"]["files"]) f = example("link/" + f.get<std::string>()).string();
     if (probe) j["receiver"]["probes"] = {{"occupancy", "count_q"}};
     return write_scratch(j, "creditloop_link_");
 }
+
+const char* const kCountLeak = "link/mutants/cbfc_rx_count_leak.mutant";
 
 void prebuild_own_rtl() {
     static bool done = false;
     if (done) return;
     done = true;
     std::vector<DutBuild> builds;
-    const auto counter = [&](const std::string& map, const LinkConfig& config) {
+    const auto counter = [&](const std::string& map, const LinkConfig& config, const std::string& patch = "") {
         DutSources sources = DutSources::from_environment();
         SwappedBlock swapped;
-        if (swap_block(sources, "credit_counter.sv", map, config.buffer_slots, swapped).empty())
+        if (swap_block(sources, "credit_counter.sv", map, config.buffer_slots, swapped, patch).empty())
             builds.push_back({config, sources});
     };
-    const auto link = [&](const std::string& map) {
+    const auto link = [&](const std::string& map, const std::string& patch = "") {
         DutSources sources = DutSources::from_environment();
         MappedLink mapped;
-        if (!swap_mapped_link(sources, map, false, mapped).empty()) return;
+        if (!swap_mapped_link(sources, map, false, mapped, patch).empty()) return;
         LinkConfig config{4, 6, 1, 32};
         config.sync_stages = mapped.return_latency;
         builds.push_back({config, sources});
@@ -246,21 +234,15 @@ void prebuild_own_rtl() {
     counter(occupancy, LinkConfig{4, 5, 1, 32});
     counter(vr, LinkConfig{4, 6, 2, 32});
     for (int k : {1, 2, 4, 6, 8, 12}) counter(vr, LinkConfig{4, 12, k, 32});   // the regression's seed000/ cases
-    counter(scratch_map("occupancy_counter/occupancy_counter.map.json", [](json& j) {
-                j["sources"]["files"][0] = example("occupancy_counter/mutants/occupancy_credit_counter_leak.sv").string();
-            }),
-            LinkConfig{4, 5, 1, 32});
-    counter(scratch_map("vr_counter/vr_counter.map.json", [](json& j) {
-                j["sources"]["files"][0] = example("vr_counter/mutants/vr_credit_counter_drop.sv").string();
-            }),
-            LinkConfig{4, 6, 2, 32});
-    link(example("link/link.map.json").string());
-    link(link_map_with("cbfc_tx.sv", "cbfc_tx_leak.sv"));
-    link(link_map_with("cbfc_tx.sv", "cbfc_tx_overflow.sv"));
-    link(link_map_with("cbfc_rx.sv", "cbfc_rx_reorder.sv"));
+    counter(occupancy, LinkConfig{4, 5, 1, 32}, mutant("occupancy_counter/mutants/occupancy_credit_counter_leak.mutant"));
+    counter(vr, LinkConfig{4, 6, 2, 32}, mutant("vr_counter/mutants/vr_credit_counter_drop.mutant"));
+    link(link_map());
+    link(link_map(), mutant("link/mutants/cbfc_tx_leak.mutant"));
+    link(link_map(), mutant("link/mutants/cbfc_tx_overflow.mutant"));
+    link(link_map(), mutant("link/mutants/cbfc_rx_reorder.mutant"));
     link(wrong_latency_map());
-    link(probed_map(true));
-    link(probed_map(false));
+    link(probed_map(true), mutant(kCountLeak));
+    link(probed_map(false), mutant(kCountLeak));
     {   // the checkout's own link through its map
         DutSources sources = DutSources::from_environment();
         std::vector<std::string> warnings;
@@ -300,20 +282,117 @@ TEST_CASE("three bugs in your own link are each caught on their first cycle", "[
     // A leak in the sender: sends 0..5 spend the six credits; the first credit is back in cycle
     // 10 (popped in 5, returned in 6, L = 4 stages), spent in 11, when the second arrives: lost at
     // that edge, one short from cycle 12.
-    const RunResult leak = run_link_map(link_map_with("cbfc_tx.sv", "cbfc_tx_leak.sv"), saturate);
+    const RunResult leak = run_link_map(link_map(), saturate, mutant("link/mutants/cbfc_tx_leak.mutant"));
     CHECK(first(leak, "conservation.total") == 12u);
     CHECK(leak.first_violation()->cycle == 12u);
     // Ready without a credit: the seventh send, in cycle 6, has none.
-    const RunResult overflow = run_link_map(link_map_with("cbfc_tx.sv", "cbfc_tx_overflow.sv"), saturate);
+    const RunResult overflow = run_link_map(link_map(), saturate, mutant("link/mutants/cbfc_tx_overflow.mutant"));
     CHECK(first(overflow, "conservation.send_at_zero") == 6u);
     CHECK(overflow.first_violation()->cycle == 6u);
     // The second flit first: with the consumer taking every other cycle, two flits are held in
     // cycle 6 (arrived in 4 and 5) and the one sent in cycle 1 comes out before the one sent in 0.
     RunSpec every2 = saturate;
     every2.stimulus.drain.period = 2;
-    const RunResult reorder = run_link_map(link_map_with("cbfc_rx.sv", "cbfc_rx_reorder.sv"), every2);
+    const RunResult reorder = run_link_map(link_map(), every2, mutant("link/mutants/cbfc_rx_reorder.mutant"));
     CHECK(first(reorder, "data.order") == 6u);
     CHECK(reorder.first_violation()->cycle == 6u);
+}
+
+TEST_CASE("a mutant of your own RTL runs from the command line, in run and in regress", "[rtl][own-rtl][link][mutant]") {
+    prebuild_own_rtl();
+    const std::string leak = mutant("link/mutants/cbfc_tx_leak.mutant");
+    // The same catch as the sender's leak above, through the CLI: cbfc_tx.sv patched, in its place.
+    const auto run = creditloop::testing::run_creditloop("run --link " + link_map() + " --mutant " + leak +
+                                                         " --L 4 --B 6 --cycles 400");
+    INFO(run.out + run.err);
+    CHECK(run.exit_code == 1);
+    CHECK(run.out.find("first violation (the one that matters): cycle 12: conservation.total") != std::string::npos);
+    // The patched file sits under the build folder, read in cbfc_tx.sv's place.
+    DutSources sources = DutSources::from_environment();
+    MappedLink link;
+    REQUIRE(swap_mapped_link(sources, link_map(), false, link, leak).empty());
+    const std::string pair = creditloop::testing::slurp(sources.rtl_files.at(1));   // the preprocessed sender and receiver
+    const std::string patched = (fs::path(sources.build_root) / "mutants" / "maps").string();
+    CHECK(pair.find(patched) != std::string::npos);   // its `line directives name the patched file
+    CHECK(pair.find("cbfc_tx_leak.sv") != std::string::npos);
+    // regress: every test runs the patch, the rerun line names it.
+    RegressCommand cmd;
+    cmd.filter = "seed001/L4_B6";
+    cmd.link_map = link_map();
+    cmd.mutant = leak;
+    const auto [code, printed] = creditloop::testing::regress_captured(cmd, "mutant_regress");
+    INFO(printed);
+    CHECK(code == 1);
+    CHECK(printed.find("creditloop regress: cbfc_tx.sv is patched by " + leak) != std::string::npos);
+    CHECK(printed.find("--link " + link_map() + " --mutant " + leak) != std::string::npos);
+}
+
+TEST_CASE("a mutant of your own RTL that does not fit gets one line, exit 2, nothing written", "[own-rtl][bad-input][mutant]") {
+    const std::string leak = mutant("link/mutants/cbfc_tx_leak.mutant");
+    // The design changed under the patch: the line it takes out is written otherwise now.
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_stale_mutant_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "link");
+    for (const char* file : {"cbfc_rx.sv", "link.map.json"}) fs::copy_file(example(std::string("link/") + file), dir / "link" / file);
+    std::string tx = creditloop::testing::slurp(example("link/cbfc_tx.sv").string());
+    const std::string line = "avail_q <= avail_q - CW'(m_valid) + (crd_valid ? crd_cnt : '0);";
+    REQUIRE(tx.find(line) != std::string::npos);
+    tx.replace(tx.find(line), line.size(), "avail_q <= avail_q + (crd_valid ? crd_cnt : '0) - CW'(m_valid);");
+    std::ofstream(dir / "link" / "cbfc_tx.sv") << tx;
+    const std::string map = (dir / "link" / "link.map.json").string();
+    DutSources sources = DutSources::from_environment();
+    MappedLink link;
+    const std::string stale = swap_mapped_link(sources, map, false, link, leak);
+    CHECK(stale == "--link " + map + ": the patch does not apply: " + leak +
+                       ":9: the lines of this hunk are found 0 times in link/cbfc_tx.sv, need exactly once (the block "
+                       "changed: update the mutant's '@' and '-' lines)");
+    // Through the CLI, with a build folder of its own: exit 2, one line, and neither the build
+    // folder nor the waves are made.
+    const fs::path build = dir / "build", waves = dir / "waves.vcd", err = dir / "err";
+    const auto cli = [&](const std::string& args) {
+        const int status = std::system(("CREDITLOOP_BUILD=" + build.string() + " " + creditloop::testing::build_dir() +
+                                        "/creditloop " + args + " >/dev/null 2>" + err.string())
+                                           .c_str());
+        return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1, creditloop::testing::slurp(err.string()));
+    };
+    const auto one_line = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n') == 1; };
+    {
+        const auto [code, text] = cli("run --link " + map + " --mutant " + leak + " --waves " + waves.string());
+        CHECK(code == 2);
+        CHECK(one_line(text));
+        CHECK(text == "creditloop: " + stale + "\n");
+    }
+    // A patch of another design: its replaces= names no file of this map.
+    {
+        const auto [code, text] = cli("run --counter " + example("occupancy_counter/occupancy_counter.map.json").string() +
+                                      " --mutant " + leak + " --L 4 --B 5 --waves " + waves.string());
+        CHECK(code == 2);
+        CHECK(one_line(text));
+        CHECK(text.find(": --mutant " + leak + ": replaces=cbfc_tx.sv names no file of the map (its files: "
+                        "occupancy_credit_counter.sv): fix replaces=, or give the map of the design the patch is for") !=
+              std::string::npos);
+    }
+    // A patch that is not there, a patch without a map, a mutant of rtl/mutants/ by name with a
+    // link (run), and by name in regress, which takes patches only.
+    const std::string run_waves = " --waves " + waves.string(), regress_waves = " --waves-dir " + (dir / "waves").string();
+    for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
+             {"run --link " + map + " --mutant " + (dir / "nowhere.mutant").string() + run_waves, ": no such file: give the path"},
+             {"run --mutant " + leak + run_waves, "give it with the map of the file it patches"},
+             {"run --link " + link_map() + " --mutant credit_counter_ifelse_leak" + run_waves,
+              "--link takes --mutant as a .mutant patch of one of its files"},
+             {"regress --link " + link_map() + " --mutant credit_counter_ifelse_leak" + regress_waves,
+              "regress --mutant takes a .mutant patch of a file of your map"}}) {
+        const auto [code, text] = cli(args);
+        INFO(args);
+        INFO(text);
+        CHECK(code == 2);
+        CHECK(one_line(text));
+        CHECK(text.find(says) != std::string::npos);
+    }
+    CHECK_FALSE(fs::exists(dir / "waves"));
+    CHECK_FALSE(fs::exists(build));
+    CHECK_FALSE(fs::exists(waves));
+    fs::remove_all(dir);
 }
 
 TEST_CASE("a link declared with the wrong return latency is caught by sizing, lockstep or not", "[rtl][own-rtl][link]") {
@@ -349,11 +428,11 @@ TEST_CASE("a probe of the receiver's own count catches an internal miscount at o
     RunSpec spec;
     spec.config = LinkConfig{4, 6, 1, 32};
     spec.cycles = 400;
-    const RunResult probed = run_link_map(probed_map(true), spec);
+    const RunResult probed = run_link_map(probed_map(true), spec, mutant(kCountLeak));
     REQUIRE(probed.first_violation());
     CHECK(probed.first_violation()->check == "conservation.total");
     CHECK(probed.first_violation()->cycle == 6u);
-    const RunResult unprobed = run_link_map(probed_map(false), spec);
+    const RunResult unprobed = run_link_map(probed_map(false), spec, mutant(kCountLeak));
     REQUIRE(unprobed.first_violation());
     CHECK(unprobed.first_violation()->cycle > 6u);
     CHECK(unprobed.first_violation()->check.rfind("data.", 0) == 0);
@@ -432,6 +511,11 @@ TEST_CASE("the checkout's own link through its map: one way in for a whole link"
     const RunResult r = run_link(dut.get(), creditloop::testing::seed_run(4, 12, 4));
     CHECK(r.passed);
     CHECK(three_decimals(r.throughput) == "0.923");   // seed 000's K = 4 row, through the map
+    // A mutant of rtl/mutants/ is a patch of a file this map names too: --rtl MAP --mutant PATH.mutant.
+    DutSources patched = DutSources::from_environment();
+    const std::string leak = (fs::path(creditloop::testing::source_dir()) / "rtl/mutants/credit_counter_ifelse_leak.mutant").string();
+    REQUIRE(use_rtl_map(patched, own, false, warnings, leak).empty());
+    CHECK(creditloop::testing::slurp(patched.rtl_files.at(0)).find("credit_counter_ifelse_leak.sv") != std::string::npos);
     // A link map of a sender and a receiver is not a whole link: one line says which option takes it.
     DutSources other = DutSources::from_environment();
     CHECK(use_rtl_map(other, example("link/link.map.json").string(), false, warnings).find("take --link") != std::string::npos);

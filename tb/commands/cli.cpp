@@ -143,7 +143,9 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run (they are shown either way)");
     app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver (docs/own-rtl.md)");
     app.add_option("--return", cmd.return_file, "your own credit-return logic (rtl/credit_return.sv's ports)");
-    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/ (by name), applied to its block");
+    app.add_option("--mutant", cmd.mutant,
+                   "a mutant of rtl/mutants/ (by name), applied to its block; or PATH.mutant, a patch of a file of your "
+                   "map (--counter, --link or --rtl MAP), applied to it");
     if (!parse_command(app, args, error)) return std::nullopt;
 
     if (!traffic.empty()) {
@@ -220,6 +222,8 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     add_flag(app, "--werror", cmd.werror, "warnings in your own RTL stop the run");
     app.add_option("--link", cmd.link_map, "a link of your own: a .json map of its sender and receiver");
     app.add_option("--return", cmd.return_file, "your own return logic");
+    app.add_option("--mutant", cmd.mutant, "PATH.mutant: a patch of a file of your map (--counter, --link or --rtl MAP), "
+                                           "applied to it for every test");
     std::string shard;
     app.add_option("--shard", shard, "I/N: only every Nth selected test from the Ith (a cluster's slice; merge them with creditloop merge)");
     app.add_option("--rerun-failed", cmd.rerun_failed, "a JUnit file of an earlier run: only its tests that did not pass (make sim RERUN=failed)");

@@ -18,7 +18,7 @@ struct RunCommand : RunOutput {
     std::string rtl_dir;            // your own RTL instead of rtl/
     std::string counter_file;       // your own credit counter (seed 002's contract)
     std::string return_file;        // your own return logic
-    std::string mutant;             // a mutant of rtl/mutants/ in place of its block
+    std::string mutant;             // a mutant of rtl/mutants/ in place of its block, or a .mutant patch of a map's file
     bool werror = false;            // warnings in your own RTL stop the run
     std::string link_map;           // a link of your own: a JSON map of its sender and receiver
     RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
@@ -37,6 +37,7 @@ struct RegressCommand {
     std::string return_file;        // your own return logic
     bool werror = false;            // warnings in your own RTL stop the run
     std::string link_map;           // a link of your own: a JSON map of its sender and receiver
+    std::string mutant;             // a .mutant patch of a file of the map given (--counter, --link or --rtl)
     RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
     bool list = false;
     std::string log_level = "warn";

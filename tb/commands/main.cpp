@@ -33,9 +33,11 @@
 #include "gtkw_command.h"
 #include "log.h"
 #include "process.h"
+#include "mutant_patch.h"
 #include "mutants.h"
 #include "mutation.h"
 #include "own_link.h"
+#include "own_mutant.h"
 #include "port_map.h"
 #include "policy_table.h"
 #include "size_command.h"
@@ -88,15 +90,29 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
         // A long run gets a plugin of its own at -O2 (about 4 s to build): in a bank, the idle
         // instances' input logic is evaluated every cycle too, about 14 times slower at 34 instances.
         sources.solo = cmd.spec.cycles >= kSoloCycles;
+        // --mutant PATH.mutant is a patch of a file of your map; a name, a mutant of rtl/mutants/.
+        std::string own_mutant, mutant_map;
+        if (!cmd.mutant.empty() && is_mutant_file(cmd.mutant)) {
+            if (auto problem = map_for_mutant(cmd.mutant, cmd.counter_file, cmd.link_map, cmd.rtl_dir, mutant_map);
+                !problem.empty())
+                return bad_input(problem);
+            own_mutant = cmd.mutant;
+        }
+        const auto mutant_of = [&](const std::string& option) { return option == mutant_map ? own_mutant : std::string(); };
+        if (!cmd.link_map.empty() && (!cmd.rtl_dir.empty() || !cmd.counter_file.empty() || !cmd.return_file.empty()))
+            return bad_input("--link is a whole link of your own: drop --rtl, --counter and --return");
+        if (!cmd.link_map.empty() && !cmd.mutant.empty() && own_mutant.empty())
+            return bad_input("--link takes --mutant as a .mutant patch of one of its files (--mutant PATH.mutant): " +
+                             cmd.mutant + " names a mutant of rtl/mutants/, which patches creditloop's own link");
         if (!cmd.rtl_dir.empty()) {
             std::vector<std::string> warnings;
             const std::string problem = fs::path(cmd.rtl_dir).extension() == ".json"
-                                            ? use_rtl_map(sources, cmd.rtl_dir, cmd.werror, warnings)
+                                            ? use_rtl_map(sources, cmd.rtl_dir, cmd.werror, warnings, mutant_of("--rtl"))
                                             : use_rtl_directory(sources, cmd.rtl_dir, cmd.rtl_options);
             for (const auto& warning : warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             if (!problem.empty()) return bad_input(problem);
         }
-        if (!cmd.mutant.empty()) {
+        if (!cmd.mutant.empty() && own_mutant.empty()) {
             std::vector<std::string> errors;
             const auto mutants = find_mutants(sources.source_root, errors);
             auto it = std::find_if(mutants.begin(), mutants.end(), [&](const Mutant& m) { return m.name == cmd.mutant; });
@@ -109,7 +125,8 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
             if (file.empty()) continue;
             SwappedBlock swapped;
             sources.werror = cmd.werror;
-            const std::string problem = swap_block(sources, block, file, cmd.spec.config.buffer_slots, swapped);
+            const std::string problem = swap_block(sources, block, file, cmd.spec.config.buffer_slots, swapped,
+                                                   block == "credit_counter.sv" ? mutant_of("--counter") : "");
             if (!problem.empty()) return bad_input(problem);
             for (const auto& warning : swapped.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             const bool resets_mid_run =
@@ -122,11 +139,9 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
                                         "--reverse-load, no --recovery and no faults");
         }
         if (!cmd.link_map.empty()) {
-            if (!cmd.rtl_dir.empty() || !cmd.counter_file.empty() || !cmd.return_file.empty() || !cmd.mutant.empty())
-                return bad_input("--link is a whole link of your own: drop --rtl, --counter, --return and --mutant");
             if (auto problem = mapped_link_refuses(cmd.spec)) return bad_input(*problem);
             MappedLink link;
-            const std::string problem = swap_mapped_link(sources, cmd.link_map, cmd.werror, link);
+            const std::string problem = swap_mapped_link(sources, cmd.link_map, cmd.werror, link, mutant_of("--link"));
             if (!problem.empty()) return bad_input(problem);
             const auto& s = cmd.spec.stimulus;
             if (link.synchronous_reset && (s.reset_every || s.reset_tx_at || s.reset_rx_at))

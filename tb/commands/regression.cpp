@@ -22,7 +22,9 @@
 #include "channels_command.h"
 #include "dut_library.h"
 #include "interrupt.h"
+#include "mutant_patch.h"
 #include "own_link.h"
+#include "own_mutant.h"
 #include "parallel.h"
 #include "port_map.h"
 #include "progress.h"
@@ -104,6 +106,25 @@ int run_regression(const RegressCommand& command, const std::string& program,
         return 0;
     }
 
+    // --mutant PATH.mutant: a patch of a file of your map, for every test.
+    std::string mutant_map;
+    if (!command.mutant.empty()) {
+        if (!is_mutant_file(command.mutant)) {
+            std::cerr << "creditloop: regress --mutant takes a .mutant patch of a file of your map (PATH.mutant); the "
+                         "mutants of rtl/mutants/ run with 'creditloop mutants' (make mutants), one with 'creditloop run "
+                         "--mutant "
+                      << command.mutant << "'\n";
+            return 2;
+        }
+        const std::string problem =
+            map_for_mutant(command.mutant, command.counter_file, command.link_map, command.rtl_dir, mutant_map);
+        if (!problem.empty()) {
+            std::cerr << "creditloop: " << problem << "\n";
+            return 2;
+        }
+    }
+    const auto mutant_of = [&](const std::string& option) { return option == mutant_map ? command.mutant : std::string(); };
+
     DutSources sources = DutSources::from_environment();
     sources.fst = command.fst;
 #ifdef CREDITLOOP_COVERAGE
@@ -119,7 +140,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
     if (!command.rtl_dir.empty()) {
         std::vector<std::string> warnings;
         const std::string problem = fs::path(command.rtl_dir).extension() == ".json"
-                                        ? use_rtl_map(sources, command.rtl_dir, command.werror, warnings)
+                                        ? use_rtl_map(sources, command.rtl_dir, command.werror, warnings, mutant_of("--rtl"))
                                         : use_rtl_directory(sources, command.rtl_dir, command.rtl_options);
         for (const auto& warning : warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
         if (!problem.empty()) {
@@ -134,7 +155,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
     if (!command.link_map.empty()) {
         // A link of your own: the runs its receiver can take, fitted to its return latency.
         MappedLink link;
-        const std::string problem = swap_mapped_link(sources, command.link_map, command.werror, link);
+        const std::string problem = swap_mapped_link(sources, command.link_map, command.werror, link, mutant_of("--link"));
         if (!problem.empty()) {
             std::cerr << "creditloop: " << problem << "\n";
             return 2;
@@ -168,7 +189,8 @@ int run_regression(const RegressCommand& command, const std::string& program,
         SwappedBlock swapped;
         // The contract's widths are checked at B = 12; the wrapper is generic in B.
         sources.werror = command.werror;
-        const std::string problem = swap_block(sources, block, file, 12, swapped);
+        const std::string problem =
+            swap_block(sources, block, file, 12, swapped, block == "credit_counter.sv" ? mutant_of("--counter") : "");
         if (!problem.empty()) {
             std::cerr << "creditloop: " << problem << "\n";
             return 2;
@@ -212,6 +234,9 @@ int run_regression(const RegressCommand& command, const std::string& program,
             return 2;
         }
     }
+    if (!mutant_map.empty())
+        std::cout << "creditloop regress: " << mutant_replaces(command.mutant) << " is patched by " << command.mutant
+                  << " (a mutant: the tests it breaks fail)\n";
     if (!command.rtl_dir.empty() || !command.counter_file.empty() || !command.return_file.empty()) {
         // The SystemC harness verilates the checkout's RTL; your own blocks run under the C++ one.
         const auto before = cases.size();

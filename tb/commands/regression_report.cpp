@@ -33,6 +33,7 @@ std::string dut_arguments(const RegressCommand& command) {
     if (!command.counter_file.empty()) out += " --counter " + command.counter_file;
     if (!command.return_file.empty()) out += " --return " + command.return_file;
     if (!command.link_map.empty()) out += " --link " + command.link_map;
+    if (!command.mutant.empty()) out += " --mutant " + command.mutant;
     return out;
 }
 

@@ -151,9 +151,11 @@ std::string check_ports(const std::string& file, const ModuleShape& shape, const
 }  // namespace
 
 std::string swap_block(DutSources& sources, const std::string& block, const std::string& user_file, int buffer_slots,
-                       SwappedBlock& swapped) {
+                       SwappedBlock& swapped, const std::string& mutant) {
     if (block == "credit_counter.sv" && fs::path(user_file).extension() == ".json")
-        return swap_mapped_counter(sources, user_file, buffer_slots, sources.werror, swapped);
+        return swap_mapped_counter(sources, user_file, buffer_slots, sources.werror, swapped, mutant);
+    if (!mutant.empty())
+        return user_file + ": --mutant " + mutant + " patches a file of a port map: give a .json map of your RTL";
     std::error_code ec;   // a path the system refuses (too long) is not found, not an exception
     if (!fs::is_regular_file(user_file, ec)) return user_file + " not found: give the path of your .sv file";
     const std::string absolute = fs::absolute(user_file).string();

@@ -28,8 +28,9 @@ struct SwappedBlock {
 };
 
 // Replace rtl/<block> ("credit_counter.sv" or "credit_return.sv") in `sources` with
-// `user_file`, checked for `buffer_slots` (B). "" or one error line naming the problem.
+// `user_file`, checked for `buffer_slots` (B). "" or one error line naming the problem. A counter
+// given as a .json map takes `mutant`, a .mutant patch of one of its files (port_map.h).
 std::string swap_block(DutSources& sources, const std::string& block, const std::string& user_file,
-                       int buffer_slots, SwappedBlock& swapped);
+                       int buffer_slots, SwappedBlock& swapped, const std::string& mutant = "");
 
 }  // namespace creditloop

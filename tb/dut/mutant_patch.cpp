@@ -79,9 +79,13 @@ std::string apply_mutant(const std::string& mutant_path, const std::string& rtl_
         }
     }
     const fs::path block = fs::path(rtl_dir) / replaces;
+    // The block as messages name it: rtl/credit_counter.sv, or link/cbfc_rx.sv for an example's.
+    fs::path folder = fs::path(rtl_dir);
+    if (folder.filename().empty()) folder = folder.parent_path();
+    const std::string dir_name = folder.filename().string();
     std::error_code ec;
     if (replaces.empty() || !fs::is_regular_file(block, ec)) {
-        error = mutant_path + ": needs a '" + kTag + " replaces=<file in rtl/>' line naming an existing file";
+        error = mutant_path + ": needs a '" + kTag + " replaces=<file in " + dir_name + "/>' line naming an existing file";
         return "";
     }
     if (hunks.empty()) {
@@ -109,7 +113,7 @@ std::string apply_mutant(const std::string& mutant_path, const std::string& rtl_
             }
         }
         if (found != 1) {
-            error = where + "the lines of this hunk are found " + std::to_string(found) + " times in rtl/" + replaces +
+            error = where + "the lines of this hunk are found " + std::to_string(found) + " times in " + dir_name + "/" + replaces +
                     ", need exactly once (the block changed: update the mutant's '@' and '-' lines)";
             return "";
         }
@@ -117,7 +121,7 @@ std::string apply_mutant(const std::string& mutant_path, const std::string& rtl_
     std::sort(hunks.begin(), hunks.end(), [](const Hunk& a, const Hunk& b) { return a.at < b.at; });
     for (size_t i = 1; i < hunks.size(); ++i) {
         if (hunks[i - 1].at + hunks[i - 1].match.size() > hunks[i].at) {
-            error = mutant_path + ":" + std::to_string(hunks[i].number) + ": two hunks overlap in rtl/" + replaces;
+            error = mutant_path + ":" + std::to_string(hunks[i].number) + ": two hunks overlap in " + dir_name + "/" + replaces;
             return "";
         }
     }
@@ -140,6 +144,21 @@ std::string apply_mutant(const std::string& mutant_path, const std::string& rtl_
     }
     for (; at < source.size(); ++at) out << source[at] << "\n";
     return out.str();
+}
+
+std::string mutant_replaces(const std::string& mutant_path) {
+    bool ok = false;
+    for (const auto& line : read_lines(mutant_path, ok)) {
+        if (line.rfind(kTag, 0) != 0) continue;
+        const std::string field = trimmed(line.substr(kTag.size()));
+        if (field.rfind("replaces=", 0) == 0) return trimmed(field.substr(9));
+    }
+    return "";
+}
+
+bool is_mutant_file(const std::string& value) {
+    std::error_code ec;
+    return fs::path(value).extension() == ".mutant" || fs::exists(value, ec);
 }
 
 std::string mutant_build_dir(const std::string& build_root) { return (fs::path(build_root) / "mutants" / "src").string(); }

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "mutant_patch.h"
 #include "observed_tops.h"
 #include "port_map_detail.h"
 
@@ -18,8 +19,53 @@ namespace creditloop {
 
 using namespace port_map_detail;
 
+namespace {
+
+// `mutant` (port_map.h) applied to the file of `user_sources` its replaces= names, the patched
+// file in the original's place. "" (and nothing done when `mutant` is "") or one error line.
+std::string patch_mapped_file(const DutSources& sources, const std::string& mutant, const std::string& where,
+                              UserSources& user_sources) {
+    if (mutant.empty()) return "";
+    const std::string what = where + ": --mutant " + mutant;
+    std::error_code ec;
+    if (!fs::is_regular_file(mutant, ec)) return what + ": no such file: give the path of a .mutant patch of one of the map's files";
+    const std::string replaces = mutant_replaces(mutant);
+    if (replaces.empty())
+        return what + ": no '// creditloop-mutant: replaces=<file>' line: add one naming the map's file it patches";
+    std::vector<size_t> named;
+    std::string names;
+    for (size_t i = 0; i < user_sources.files.size(); ++i) {
+        const std::string name = fs::path(user_sources.files[i]).filename().string();
+        names += (names.empty() ? "" : ", ") + name;
+        if (name == replaces) named.push_back(i);
+    }
+    if (named.empty())
+        return what + ": replaces=" + replaces + " names no file of the map (its files: " + names +
+               "): fix replaces=, or give the map of the design the patch is for";
+    if (named.size() > 1)
+        return what + ": replaces=" + replaces + " names " + std::to_string(named.size()) +
+               " of the map's files: rename one of them so the patch says which";
+    const fs::path original = user_sources.files[named.front()];
+    // Keyed by the patch and the file it patches, so two patches of the same name never share a file.
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (unsigned char c : fs::absolute(mutant).string() + "\n" + fs::absolute(original).string())
+        hash = (hash ^ c) * 0x100000001b3ull;
+    const fs::path dir = fs::path(sources.build_root) / "mutants" / "maps" / fmt::format("{:016x}", hash);
+    std::string error;
+    if (apply_mutant(mutant, original.parent_path().string(), error).empty())
+        return where + ": the patch does not apply: " + error;
+    const std::string built = build_mutant(mutant, original.parent_path().string(), dir.string(), error);
+    if (built.empty()) return where + ": --mutant " + mutant + ": " + error;
+    user_sources.files[named.front()] = built;
+    // An `include the original finds beside itself, the patched file finds there too.
+    user_sources.args.push_back("+incdir+" + original.parent_path().string());
+    return "";
+}
+
+}  // namespace
+
 std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
-                                SwappedBlock& swapped) {
+                                SwappedBlock& swapped, const std::string& mutant) {
     const std::string where = "--counter " + map_path;
     json map;
     if (auto e = load_map(map_path, where, map); !e.empty()) return e;
@@ -27,6 +73,7 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
     const int count = clog2_plus1(buffer_slots);
     CounterMap counter_map;
     if (auto e = read_counter_map(map, base, where, counter_map); !e.empty()) return e;
+    if (auto e = patch_mapped_file(sources, mutant, where, counter_map.sources); !e.empty()) return e;
     const UserSources& user_sources = counter_map.sources;
     const std::string top = user_sources.top;
     const auto& parameters = counter_map.parameters;
@@ -198,13 +245,15 @@ std::string instance(const Side& side, const std::string& inst, const std::vecto
 
 }  // namespace
 
-std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link) {
+std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link,
+                             const std::string& mutant) {
     const std::string where = "--link " + map_path;
     json map;
     if (auto e = load_map(map_path, where, map); !e.empty()) return e;
     const fs::path base = fs::absolute(map_path).parent_path();
     LinkMap link_map;
     if (auto e = read_link_map(map, base, where, link_map); !e.empty()) return e;
+    if (auto e = patch_mapped_file(sources, mutant, where, link_map.sources); !e.empty()) return e;
     if (link_map.lockstep_signals) link.lockstep_signals = link_map.lockstep_signals;
     link.return_latency = link_map.return_latency;
     const UserSources& user_sources = link_map.sources;
@@ -303,12 +352,14 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
     return "";
 }
 
-std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings) {
+std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings,
+                        const std::string& mutant) {
     const std::string where = "--rtl " + map_path;
     json map;
     if (auto e = load_map(map_path, where, map); !e.empty()) return e;
     UserSources user_sources;
     if (auto e = read_rtl_map(map, fs::absolute(map_path).parent_path(), where, user_sources); !e.empty()) return e;
+    if (auto e = patch_mapped_file(sources, mutant, where, user_sources); !e.empty()) return e;
     try {
         std::string text;
         UserModule top;

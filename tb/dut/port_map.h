@@ -38,11 +38,17 @@
 
 namespace creditloop {
 
+// A mutant of your own RTL (--mutant PATH.mutant with a map): `mutant`, when given, is a patch
+// (tb/dut/mutant_patch.h) of the map's file whose name its `replaces=` gives. That file, patched,
+// is written under <build>/mutants/maps/ (left alone when it holds the same bytes) and takes the
+// original's place in the map's files; the original's folder joins the include directories. A
+// patch that does not apply, or names no file of the map, is one error line, and nothing is written.
+
 // Replace rtl/credit_counter.sv in `sources` with the counter `map_path` describes, checked for
 // `buffer_slots` (B). "" or one error line naming the problem and the fix; the warnings
 // Verilator gave on the user's RTL go to `swapped.warnings`.
 std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
-                                SwappedBlock& swapped);
+                                SwappedBlock& swapped, const std::string& mutant = "");
 
 // A whole link of your own: a sender and a receiver with only their functional ports
 // (docs/own-rtl.md), closed into a loop by creditloop's pipelines in a generated testbench top
@@ -64,13 +70,15 @@ struct MappedLink {
     bool synchronous_reset = false;
     std::vector<std::string> warnings;
 };
-std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link);
+std::string swap_mapped_link(DutSources& sources, const std::string& map_path, bool werror, MappedLink& link,
+                             const std::string& mutant = "");
 
 // A whole link to creditloop's own contract, given by a map of its sources:
 //   {"block": "credit_link", "sources": {"files": [...], "incdirs": [...], "defines": {...}, "file_lists": [...]}}
 // (`rtl/credit_link.map.json` is the checkout's own). The files are preprocessed once into one
 // credit_link.sv; the top must be credit_link. "" or one error line; Verilator's warnings in `warnings`.
-std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings);
+std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool werror, std::vector<std::string>& warnings,
+                        const std::string& mutant = "");
 
 // What the three kinds of map say before any RTL is read, checked as swap_mapped_counter,
 // swap_mapped_link and use_rtl_map check them first: the JSON, the keys, the roles' shape, the

@@ -2,7 +2,9 @@
 """The mutant patches cannot drift: scripts/mutant_patch.py --check fails, naming the mutant, when
 a patch no longer applies to its block (the block changed under it), when a patch adds a line it
 does not mark, and when a hunk's lines are found twice; a good patch applies to a hand-written
-block and gives the hand-worked result. Runs on a scratch copy of rtl/ (never the checkout's)."""
+block and gives the hand-worked result. The example designs' mutants (examples/own_rtl/*/mutants/)
+are checked against their live files the same way. Runs on a scratch copy of rtl/ and examples/
+(never the checkout's)."""
 import shutil
 import subprocess
 import sys
@@ -73,18 +75,32 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out = check(rtl)
     expect("an ambiguous hunk fails", code == 1 and "found 2 times" in out, out)
 
-    # The checkout's own mutants all pass on a scratch copy of rtl/.
+    # The checkout's own mutants, and its examples', all pass on a scratch copy of rtl/ and examples/.
     copy = Path(tmp) / "checkout" / "rtl"
     shutil.copytree(ROOT / "rtl", copy)
+    shutil.copytree(ROOT / "examples", copy.parent / "examples")
+    examples = sorted((ROOT / "examples" / "own_rtl").glob("*/mutants/*.mutant"))
     code, out = check(copy, *(sys.argv[1:2] and ["--cli", sys.argv[1]]))
     expect("every mutant of the checkout applies and changes only its marked lines", code == 0, out)
+    expect("the examples' mutants are among those checked", examples and f"({len(examples)} of the examples)" in out, out)
 
     # Break one live block under the checkout's mutants: the check names the mutant.
     counter = copy / "credit_counter.sv"
-    counter.write_text(counter.read_text().replace("if (!rst_n) credits <= init_credits;", "if (!rst_n) credits <= init_credits;  // edited"))
+    live_counter = counter.read_text()
+    counter.write_text(live_counter.replace("if (!rst_n) credits <= init_credits;", "if (!rst_n) credits <= init_credits;  // edited"))
     code, out = check(copy)
     expect("an edited block whose mutants no longer apply fails, naming them",
            code == 1 and "credit_counter_over_grant.mutant" in out, out)
+    counter.write_text(live_counter)
+
+    # Edit an example design's file under its mutant: the check names the mutant and the file.
+    sender = copy.parent / "examples" / "own_rtl" / "link" / "cbfc_tx.sv"
+    sender.write_text(sender.read_text().replace("avail_q - CW'(m_valid) + (crd_valid ? crd_cnt : '0)",
+                                                 "avail_q + (crd_valid ? crd_cnt : '0) - CW'(m_valid)"))
+    code, out = check(copy)
+    expect("an edited example file whose mutant no longer applies fails, naming it and the file",
+           code == 1 and "cbfc_tx_leak.mutant:" in out and "found 0 times in link/cbfc_tx.sv" in out
+           and "cbfc_tx_overflow.mutant" not in out, out)
 
 for f in failures:
     print("FAILED:", f)
