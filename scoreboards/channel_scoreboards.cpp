@@ -148,44 +148,60 @@ void ChannelStarvation::step(const ChannelObservation& o) {
 // ---- data
 
 ChannelData::ChannelData(const ChannelLinkConfig& config)
-    : config_(config), layout_(layout(config)), sent_(static_cast<size_t>(layout_.lanes)) {}
+    : config_(config), layout_(layout(config)), ledgers_(static_cast<size_t>(layout_.lanes)) {
+    for (int l = 0; l < layout_.lanes; ++l)
+        pop_signals_.push_back(channel_signal_name(config_, layout_, ChannelSignal::pop_payload, l));
+}
 
 void ChannelData::step(const ChannelObservation& o) {
     count_cycle();
+    const int lanes = layout_.lanes;
     // Pops first: a flit sent this cycle cannot be popped this cycle.
-    for (int l = 0; l < layout_.lanes; ++l) {
+    for (int l = 0; l < lanes; ++l) {
         if (!((o.pop >> l) & 1u)) continue;
         const uint32_t got = o.pop_payload[l];
-        const std::string signal = channel_signal_name(config_, layout_, ChannelSignal::pop_payload, l);
         if (payload_channel(got) != layout_.lane_channel[l])
-            record({o.cycle, "data.cross_channel", signal, "a flit of " + config_.channels[layout_.lane_channel[l]].name,
-                    hex32(got), "lane " + lane_name(config_, layout_, l) + " popped a flit of another channel"});
-        if (sent_[l].empty()) {
-            record({o.cycle, "data.phantom", signal, "nothing", hex32(got),
-                    "lane " + lane_name(config_, layout_, l) + " popped a flit nobody sent to it"});
-            continue;
-        }
-        const uint32_t want = sent_[l].front();
-        sent_[l].pop_front();
+            record({o.cycle, "data.cross_channel", pop_signals_[l],
+                    "a flit of " + config_.channels[layout_.lane_channel[l]].name, hex32(got),
+                    "lane " + lane_name(config_, layout_, l) + " popped a flit of another channel"});
+        if (auto v = ledgers_[l].pop(o.cycle, pop_signals_[l], got, fwd_[l] + o.occupancy[l])) record(std::move(*v));
         ++checked_;
-        if (got != want)
-            record({o.cycle, "data.order", signal, hex32(want), hex32(got),
-                    "lane " + lane_name(config_, layout_, l) + " popped a flit out of order, lost or corrupted"});
     }
-    if (o.send) {
-        const int lane = static_cast<int>(o.send_lane);
-        if (lane >= layout_.lanes || payload_channel(o.send_payload) != layout_.lane_channel[lane]) {
-            record({o.cycle, "data.cross_channel", "link.send_lane",
-                    "a lane of channel " + std::to_string(payload_channel(o.send_payload)), std::to_string(lane),
-                    "a flit was sent to another channel's lane"});
-        } else {
-            sent_[lane].push_back(o.send_payload);
-        }
+    const int sent_lane = static_cast<int>(o.send_lane);
+    const bool sent = o.send && sent_lane < lanes && payload_channel(o.send_payload) == layout_.lane_channel[sent_lane];
+    if (o.send && !sent) {
+        record({o.cycle, "data.cross_channel", "link.send_lane",
+                "a lane of channel " + std::to_string(payload_channel(o.send_payload)), std::to_string(sent_lane),
+                "a flit was sent to another channel's lane"});
+    } else if (sent) {
+        if (auto v = ledgers_[sent_lane].send(o.cycle, pop_signals_[sent_lane], o.send_payload)) record(std::move(*v));
     }
-    // Resetting both ends discards every flit in the link, as it should; a one-sided reset loses
-    // flits and is left to show as data.order.
+    // The forward path at the edge: the arriving flit leaves it (into its lane, or dropped on an
+    // overflow), the sent one joins it.
+    const int arrive_lane = static_cast<int>(o.arrive_lane);
+    const bool arrived = o.arrive && arrive_lane < lanes;
+    if (arrived && fwd_[arrive_lane] > 0) --fwd_[arrive_lane];
+    if (sent) ++fwd_[sent_lane];
+    // Resetting both ends discards every flit in the link, as it should; one end alone empties
+    // its half (the sender: the forward path; the receiver: the lanes), and the flits lost show
+    // as data.lost.
+    if (o.reset_tx) fwd_.fill(0);
+    for (int l = 0; l < lanes; ++l) {
+        const uint64_t joined = arrived && arrive_lane == l && !((o.overflow >> l) & 1u) ? 1u : 0u;
+        const uint64_t held = o.occupancy[l] + joined;
+        after_[l] = fwd_[l] + (o.reset_rx ? 0u : held - std::min<uint64_t>((o.pop >> l) & 1u, held));
+    }
     if (o.reset_tx && o.reset_rx)
-        for (auto& lane : sent_) lane.clear();
+        for (auto& ledger : ledgers_) ledger.clear();
+    seen_any_ = true;
+    last_cycle_ = o.cycle;
+}
+
+void ChannelData::finish() {
+    if (!seen_any_) return;
+    seen_any_ = false;   // once
+    for (int l = 0; l < layout_.lanes; ++l)
+        if (auto v = ledgers_[l].finish(last_cycle_, pop_signals_[l], after_[l])) record(std::move(*v));
 }
 
 // ---- fairness

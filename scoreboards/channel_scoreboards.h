@@ -11,8 +11,10 @@
 //   conservation.overflow    a flit arrived at a full lane.
 //   conservation.one_sided_reset   one end was reset while credits of a pool were away from it:
 //                            the credits it held are lost (receiver) or counted twice (sender).
-//   data.order               a lane popped a flit other than the next one sent to it.
-//   data.phantom             a lane popped with nothing sent to it.
+//   data.lost / data.order / data.duplicate / data.corrupt
+//                            per lane, the single link's data check (data_integrity.h): a flit
+//                            of the lane vanished, overtook others, came twice, or was altered
+//                            or never sent; and at the end, flits neither delivered nor in the link.
 //   data.cross_channel       a flit of one channel was sent to, or popped from, another's lane.
 //   fairness.ineligible      a grant to a channel that is not eligible (no packet, or not all
 //                            of its credits).
@@ -39,6 +41,7 @@
 
 #include "channel_config.h"
 #include "channel_observation.h"
+#include "payload_ledger.h"
 #include "scoreboard.h"
 #include "starvation.h"
 
@@ -96,6 +99,7 @@ public:
     explicit ChannelData(const ChannelLinkConfig& config);
     const char* name() const override { return "data"; }
     void step(const ChannelObservation& obs) override;
+    void finish() override;
     uint64_t flits_checked() const { return checked_; }
 
     // The channel a payload names: the stimulus makes bits 27:24 of every tag the channel XOR
@@ -105,8 +109,13 @@ public:
 private:
     ChannelLinkConfig config_;
     ChannelLayout layout_;
-    std::vector<std::deque<uint32_t>> sent_;   // per lane, in order
+    std::vector<PayloadLedger> ledgers_;        // per lane: the single link's data check
+    std::vector<std::string> pop_signals_;      // per lane: its pop_payload's name
+    std::array<uint64_t, kMaxLanes> fwd_{};     // per lane: flits on the forward path, from the sends and arrivals seen
+    std::array<uint64_t, kMaxLanes> after_{};   // per lane: flits in the link after the last cycle's edge
     uint64_t checked_ = 0;
+    uint64_t last_cycle_ = 0;
+    bool seen_any_ = false;
 };
 
 class ChannelFairness final : public ChannelScoreboard {

@@ -19,11 +19,10 @@
 // (never the pass/fail verdict of a correct link).
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #include "link_config.h"
-#include "ring_queue.h"
+#include "payload_ledger.h"
 #include "scoreboard.h"
 
 namespace creditloop {
@@ -38,32 +37,14 @@ public:
     // Flits still expected must be exactly the flits still in the link after the last cycle.
     void finish() override;
 
-    uint64_t flits_sent() const { return sent_; }
-    uint64_t flits_delivered() const { return delivered_; }   // popped and matched, in or out of order
-    uint64_t flits_lost() const { return lost_; }             // counted by data.lost records
-    size_t flits_outstanding() const { return expected_.size(); }
-
-    // More sent-and-undelivered flits than any legal link can hold (B <= 4096, L <= 1024): past
-    // this the oldest are dropped, so a link that never delivers cannot exhaust memory.
-    static constexpr size_t kMaxOutstanding = size_t{1} << 16;
+    uint64_t flits_sent() const { return ledger_.flits_sent(); }
+    uint64_t flits_delivered() const { return ledger_.flits_delivered(); }   // popped and matched, in or out of order
+    uint64_t flits_lost() const { return ledger_.flits_lost(); }             // counted by data.lost records
+    size_t flits_outstanding() const { return ledger_.flits_outstanding(); }
+    static constexpr size_t kMaxOutstanding = PayloadLedger::kMaxOutstanding;
 
 private:
-    static constexpr size_t kRecent = 64;   // delivered payloads remembered to spot duplicates
-
-    void mismatch(const Observation& obs, uint32_t got);
-    void remember(uint32_t payload) { recent_[recent_next_++ % kRecent] = payload; }
-    bool recently_delivered(uint32_t payload) const;
-    void backlog_overflow(const Observation& obs);
-
-    uint32_t mask_;
-    RingQueue<uint32_t> expected_;
-    std::array<uint32_t, kRecent> recent_{};
-    uint64_t recent_next_ = 0;
-
-    uint64_t sent_ = 0;
-    uint64_t delivered_ = 0;
-    uint64_t lost_ = 0;
-    bool backlog_reported_ = false;
+    PayloadLedger ledger_;
     bool finished_ = false;
 
     // What finish() needs of the last observation.

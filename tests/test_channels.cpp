@@ -300,13 +300,15 @@ TEST_CASE("data catches order, phantoms and flits crossing channels", "[channels
     p.pop = 1;
     p.pop_payload[0] = 1u << 8;   // the second flit first
     order.step(p);
+    // Both still on the forward path (sent, not arrived): the second overtook the first.
     CHECK(fired(order, "data.order", 5));
     ChannelData phantom(c);
     ChannelObservation q = idle(c, 3);
     q.pop = 2;
     q.pop_payload[1] = 0x10000000;
     phantom.step(q);
-    CHECK(fired(phantom, "data.phantom", 3));
+    CHECK(fired(phantom, "data.corrupt", 3));   // nothing was sent to lane 1
+    CHECK(phantom.violations().front().detail.find("never sent") != std::string::npos);
 }
 
 // Hand-worked, as the single link's (test_recovery.cpp): L = 2, one credit, a packet every cycle.
@@ -336,6 +338,61 @@ TEST_CASE("starvation names the one pool a lost message starved, at its bound", 
     CHECK(starved->signal.find("C0") != std::string::npos);
     CHECK(starved->detail.find("pool C0 held at 0 credits since cycle 6") != std::string::npos);
     CHECK(starved->detail.find("1 credit missing") != std::string::npos);
+}
+
+// Each lane keeps the single link's data classes, counted from the lane's own flits: a flit
+// that vanished from the lane's buffer is lost (not out of order), a second copy is a duplicate,
+// and a flit neither delivered nor in the link at the end is lost.
+TEST_CASE("data names a lost flit, a second copy and a flit gone by the end, per lane", "[channels][scoreboards]") {
+    const auto c = two_plain();
+    const uint32_t a = 0x00000100, b = 0x00000200;   // two flits of channel 0 (bits 27:24 ^ 31:28 = 0)
+    ChannelData board(c);
+    ChannelObservation o = idle(c, 0);
+    o.send = 1;
+    o.send_lane = 0;
+    o.send_payload = a;
+    board.step(o);
+    o = idle(c, 1);
+    o.send = 1;
+    o.send_lane = 0;
+    o.send_payload = b;
+    board.step(o);
+    o = idle(c, 2);
+    o.arrive = 1;   // a reaches lane 0
+    board.step(o);
+    o = idle(c, 3);
+    o.occupancy[0] = 0;   // ... and is gone from it as b arrives
+    o.arrive = 1;
+    board.step(o);
+    o = idle(c, 4);
+    o.occupancy[0] = 1;
+    o.pop = 1;
+    o.pop_payload[0] = b;
+    board.step(o);
+    REQUIRE(fired(board, "data.lost", 4));
+    CHECK(board.violations().front().detail.find("0x00000100 was skipped") != std::string::npos);
+    o = idle(c, 5);
+    o.pop = 1;
+    o.pop_payload[0] = b;   // b again: nothing is due, b was delivered
+    board.step(o);
+    REQUIRE(board.violations().size() == 2);
+    CHECK(board.violations()[1].check == "data.duplicate");
+    CHECK(board.violations()[1].cycle == 5);
+
+    ChannelData gone(c);
+    o = idle(c, 0);
+    o.send = 1;
+    o.send_lane = 1;
+    o.send_payload = 0x01000000;   // channel 1's
+    gone.step(o);
+    o = idle(c, 1);
+    o.arrive = 1;
+    o.arrive_lane = 1;
+    gone.step(o);
+    gone.step(idle(c, 2));   // lane 1 holds nothing: the flit is neither delivered nor in the link
+    gone.finish();
+    REQUIRE(fired(gone, "data.lost", 2));
+    CHECK(gone.violations().front().detail == "1 flit sent and never delivered, and no longer in the link");
 }
 
 TEST_CASE("fairness catches a grant without credits, an idle arbiter and starvation", "[channels][scoreboards]") {
