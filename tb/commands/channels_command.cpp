@@ -127,6 +127,7 @@ int run_channel_command(const ChannelRunCommand& cmd) {
     set_log_level(cmd.log_level);
     if (cmd.systemc) return run_channel_systemc(cmd);
     std::unique_ptr<ChannelLibrary> library;
+    std::string load_error;
     std::unique_ptr<ChannelDut> dut;
     const DutSources base = DutSources::from_environment();
     if (!cmd.model_only) {
@@ -157,25 +158,17 @@ int run_channel_command(const ChannelRunCommand& cmd) {
                 return 2;
             }
         }
-        std::string error;
-        library = ChannelLibrary::load(wanted, sources, error);
-        if (!library) {
-            std::cerr << "creditloop: " << error << "\n";
-            return 3;
-        }
-        dut = library->create(cmd.plusargs);
+        library = ChannelLibrary::load(wanted, sources, load_error);
+        if (library) dut = library->create(cmd.plusargs);
     }
     ChannelRunOptions options;
     options.trace_path = cmd.waves;
-    ChannelRunResult result;
-    {
-        const StdoutToStderr quiet(cmd.json);   // the RTL's own messages must not break the JSON
-        result = run_channels(dut.get(), cmd.spec, options);
-    }
-    print_run_report(cmd, cmd.json ? channel_json(cmd.spec, result) + "\n" : channel_summary(cmd.spec, result), [&] {
-        return write_channel_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation());
-    });
-    return result.passed ? 0 : 1;
+    return checked_run(
+        cmd, library, load_error, [&] { return run_channels(dut.get(), cmd.spec, options); },
+        [&](const ChannelRunResult& r) { return cmd.json ? channel_json(cmd.spec, r) + "\n" : channel_summary(cmd.spec, r); },
+        [&](const ChannelRunResult& r, const ChannelLibrary& lib) {
+            return write_channel_gtkw(cmd.waves, cmd.spec.config, lib.trace_scope(), r.first_violation());
+        });
 }
 
 // ---- the head-of-line table

@@ -82,6 +82,7 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
     set_log_level(cmd.log_level);   // a level CLI11 checked
     if (cmd.systemc) return run_systemc(cmd);
     std::unique_ptr<DutLibrary> library;
+    std::string load_error;
     std::unique_ptr<LinkDut> dut;
     if (!cmd.model_only) {
         if (auto problem = waves_problem(cmd); !problem.empty()) return bad_input(problem);
@@ -150,25 +151,17 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
             for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             fit_to_mapped_link(cmd.spec, link.return_latency, link.lockstep_signals);
         }
-        std::string error;
-        library = DutLibrary::load(cmd.spec.config, sources, error);
-        if (!library) {
-            std::cerr << "creditloop: " << error << "\n";
-            return 3;
-        }
-        dut = library->create(cmd.plusargs);
+        library = DutLibrary::load(cmd.spec.config, sources, load_error);
+        if (library) dut = library->create(cmd.plusargs);
     }
     RunOptions options;
     options.trace_path = cmd.waves;
-    RunResult result;
-    {
-        const StdoutToStderr quiet(cmd.json);   // the RTL's own messages must not break the JSON
-        result = run_link(dut.get(), cmd.spec, options);
-    }
-    print_run_report(cmd, cmd.json ? run_json(cmd.spec, result) + "\n" : run_summary(cmd.spec, result), [&] {
-        return write_gtkw(cmd.waves, cmd.spec.config, library->trace_scope(), result.first_violation(), 0);
-    });
-    return result.passed ? 0 : 1;
+    return checked_run(
+        cmd, library, load_error, [&] { return run_link(dut.get(), cmd.spec, options); },
+        [&](const RunResult& r) { return cmd.json ? run_json(cmd.spec, r) + "\n" : run_summary(cmd.spec, r); },
+        [&](const RunResult& r, const DutLibrary& lib) {
+            return write_gtkw(cmd.waves, cmd.spec.config, lib.trace_scope(), r.first_violation(), 0);
+        });
 }
 
 }  // namespace

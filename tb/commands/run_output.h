@@ -3,8 +3,11 @@
 #pragma once
 
 #include <functional>
+#include <iostream>
 #include <string>
 #include <vector>
+
+#include "process.h"
 
 namespace creditloop {
 
@@ -27,5 +30,25 @@ std::string waves_problem(const RunOutput& out);
 // the viewer line. write_save writes the save file beside the waves and returns its path; it is
 // called unless a save file is there already and --force was not given.
 void print_run_report(const RunOutput& out, const std::string& report, const std::function<std::string()>& write_save);
+
+// A checked run from its loaded RTL on, the link's and the multi-channel link's alike: exit 3 with
+// the load's error line when the library did not load; else run() (the RTL's own messages on
+// stderr under --json), the report (report(result)) and its save file (save(result, *library)); exit 0
+// when it passed, 1 when not. `library` is null with no error when the model runs alone.
+template <class Library, class Run, class Report, class Save>
+int checked_run(const RunOutput& out, const Library& library, const std::string& load_error, Run run, Report report,
+                Save save) {
+    if (!load_error.empty()) {
+        std::cerr << "creditloop: " << load_error << "\n";
+        return 3;
+    }
+    decltype(run()) result;
+    {
+        const StdoutToStderr quiet(out.json);
+        result = run();
+    }
+    print_run_report(out, report(result), [&] { return save(result, *library); });
+    return result.passed ? 0 : 1;
+}
 
 }  // namespace creditloop

@@ -97,13 +97,8 @@ std::string channel_bank_top_sv(const std::vector<ChannelBankInstance>& instance
     sv << "\n);\n";
     for (const auto& inst : instances) {
         sv << "  // " << inst.config.key() << "\n  channel_link_observed" << variants[inst.variant].suffix << " "
-           << channel_parameters(inst.config) << " " << inst.name << " (";
-        const char* separator = "";
-        for (const auto& port : channel_ports()) {
-            sv << separator << "\n    ." << port.name << "(" << inst.name << "_" << port.name << ")";
-            separator = ",";
-        }
-        sv << ");\n";
+           << channel_parameters(inst.config) << " " << inst.name << " (" << instance_connections(inst.name, channel_ports())
+           << ");\n";
     }
     sv << "endmodule\n";
     return sv.str();
@@ -126,15 +121,7 @@ std::string channel_bank_header(const std::vector<ChannelBankInstance>& instance
     for (const auto& inst : instances) h << "\"" << inst.name << "\", ";
     h << "};\n    return names[index];\n}\n\n"
       << "inline ChannelPorts channel_bank_ports(Vchannel_bank& top, int index) {\n    switch (index) {\n";
-    for (size_t i = 0; i < instances.size(); ++i) {
-        h << "    case " << i << ": return {";
-        const char* separator = "";
-        for (const auto& port : channel_ports()) {
-            h << separator << "&top." << instances[i].name << "_" << port.name;
-            separator = ", ";
-        }
-        h << "};\n";
-    }
+    h << port_pointer_cases(instances, channel_ports());
     h << "    default: return {};\n    }\n}\n\n}  // namespace creditloop\n";
     return h.str();
 }

@@ -41,18 +41,11 @@ struct Item {
 
 std::string build_bank(std::vector<Item*>& items, const DutSources& sources, const std::string& root,
                        const BuildStatus& status) {
-    Manifest m;
-    m.magic = kChannelBankMagic;
-    m.fst = sources.fst;
     std::vector<BankVariant> variants;
     std::vector<ChannelBankInstance> instances;
-    std::vector<std::string> stamps;
-    for (Item* item : items) {
-        const int variant = bank_variant(stamps, variants, item->stamp, item->rtl);
-        if (static_cast<size_t>(variant) == m.variants.size()) m.variants.push_back({item->stamp, item->rtl});
-        m.instances.push_back({variant, item->config.key()});
-        instances.push_back({item->config, variant, "c" + std::to_string(instances.size())});
-    }
+    const Manifest m = plan_bank(items, kChannelBankMagic, sources.fst, variants, [&](const Item& item, int variant) {
+        instances.push_back({item.config, variant, "c" + std::to_string(instances.size())});
+    });
     const std::string text = manifest_text(m);
     const fs::path dir = fs::path(root) / ("channels_" + hex(fnv1a(text)));
     if (std::string error = fresh_bank_dir(dir); !error.empty()) return error;
@@ -62,21 +55,6 @@ std::string build_bank(std::vector<Item*>& items, const DutSources& sources, con
     return compile_bank(dir, sources, bank_sources(dir, variants),
                         {"-DCL_CHANNELS=ON", std::string("-DCL_TRACE_FST=") + (m.fst ? "ON" : "OFF"), "-DCL_OPT=-O1"},
                         count, text, status);
-}
-
-// Channel banks no current RTL set matches any more.
-void prune(const std::string& root, const std::string& source_root) {
-    std::error_code ec;
-    std::vector<fs::path> stale;
-    for (const auto& entry : fs::directory_iterator(root, ec)) {
-        if (!entry.is_directory() || entry.path().filename().string().rfind("channels_", 0) != 0) continue;
-        const auto m = read_manifest(entry.path(), kChannelBankMagic);
-        bool current = false;
-        if (m)
-            for (const auto& v : m->variants) current = current || channel_stamp(v.files, m->fst, source_root) == v.stamp;
-        if (!current) stale.push_back(entry.path());
-    }
-    for (const auto& dir : stale) fs::remove_all(dir, ec);
 }
 
 }  // namespace
@@ -100,9 +78,6 @@ std::vector<std::string> channel_rtl_files(const DutSources& sources, const std:
     return files;
 }
 
-ChannelLibrary::~ChannelLibrary() {
-    if (handle_) dlclose(handle_);
-}
 
 std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wanted, const DutSources& sources,
                                             const BuildStatus& status) {
@@ -137,7 +112,9 @@ std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wa
     for (auto& item : items)
         if (item.error.empty()) todo.push_back(&item);
     if (!todo.empty()) {
-        prune(root, sources.source_root);
+        prune_banks(root, "channels_", kChannelBankMagic, [&](const Manifest& m, const Manifest::Variant& v) {
+            return channel_stamp(v.files, m.fst, sources.source_root) == v.stamp;
+        });
         const std::string error = build_bank(todo, sources, root, status);
         if (!error.empty()) {
             // Split by RTL set: one mutant that does not build must not take the others with it.
@@ -178,20 +155,18 @@ std::unique_ptr<ChannelLibrary> ChannelLibrary::load(const ChannelWanted& wanted
         return nullptr;
     }
     std::unique_ptr<ChannelLibrary> lib(new ChannelLibrary());
-    lib->path_ = found->plugin;
-    lib->index_ = found->index;
     lib->trace_format_ = sources.fst ? "fst" : "vcd";
-    lib->handle_ = dlopen(lib->path_.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib->handle_) {
-        error = std::string("cannot load ") + lib->path_ + ": " + dlerror();
+    void* entries[4];
+    if (!lib->open(found->plugin, found->index,
+                   {"creditloop_channel_abi_version", "creditloop_channel_bank_size", "creditloop_channel_describe",
+                    "creditloop_channel_create"},
+                   entries, "is not a channel plugin for this creditloop: delete " + duts_root(sources) + " and rerun", error))
         return nullptr;
-    }
-    auto version = reinterpret_cast<ChannelAbiVersionFn>(dlsym(lib->handle_, "creditloop_channel_abi_version"));
-    auto size = reinterpret_cast<ChannelBankSizeFn>(dlsym(lib->handle_, "creditloop_channel_bank_size"));
-    auto describe = reinterpret_cast<ChannelDescribeFn>(dlsym(lib->handle_, "creditloop_channel_describe"));
-    lib->create_ = reinterpret_cast<ChannelCreateFn>(dlsym(lib->handle_, "creditloop_channel_create"));
-    if (!version || !size || !describe || !lib->create_ || version() != kChannelAbiVersion || lib->index_ >= size() ||
-        describe(lib->index_) != wanted.config.key()) {
+    auto version = reinterpret_cast<ChannelAbiVersionFn>(entries[0]);
+    auto size = reinterpret_cast<ChannelBankSizeFn>(entries[1]);
+    auto describe = reinterpret_cast<ChannelDescribeFn>(entries[2]);
+    lib->create_ = reinterpret_cast<ChannelCreateFn>(entries[3]);
+    if (version() != kChannelAbiVersion || lib->index_ >= size() || describe(lib->index_) != wanted.config.key()) {
         error = lib->path_ + " is not a channel plugin for this creditloop: delete " + duts_root(sources) + " and rerun";
         return nullptr;
     }
@@ -199,9 +174,7 @@ std::unique_ptr<ChannelLibrary> ChannelLibrary::load(const ChannelWanted& wanted
 }
 
 std::unique_ptr<ChannelDut> ChannelLibrary::create(const std::vector<std::string>& plusargs) const {
-    std::vector<const char*> argv;
-    for (const auto& arg : plusargs) argv.push_back(arg.c_str());
-    return std::unique_ptr<ChannelDut>(create_(index_, static_cast<int>(argv.size()), argv.data()));
+    return create_dut<ChannelDut>(create_, index_, plusargs);
 }
 
 }  // namespace creditloop

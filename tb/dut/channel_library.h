@@ -26,28 +26,18 @@ struct ChannelWanted {
     std::vector<std::string> rtl;   // empty: channel_rtl_files(sources)
 };
 
-class ChannelLibrary {
+class ChannelLibrary : public BankPlugin {
 public:
-    ~ChannelLibrary();
-    ChannelLibrary(const ChannelLibrary&) = delete;
-    ChannelLibrary& operator=(const ChannelLibrary&) = delete;
-
     // Build if needed, then load; nullptr and one line in `error` on failure.
     static std::unique_ptr<ChannelLibrary> load(const ChannelWanted& wanted, const DutSources& sources, std::string& error);
     // `plusargs`: +NAME=VALUE for the RTL's $value$plusargs (a generated mutant's selector, say).
     std::unique_ptr<ChannelDut> create(const std::vector<std::string>& plusargs = {}) const;
-    const std::string& path() const { return path_; }
-    const std::string& trace_format() const { return trace_format_; }
     // Where its signals sit in its waves ("channel_bank.creditloop_channel_bank.c3").
     std::string trace_scope() const { return "channel_bank.creditloop_channel_bank.c" + std::to_string(index_); }
 
 private:
     ChannelLibrary() = default;
-    void* handle_ = nullptr;
     ChannelCreateFn create_ = nullptr;
-    int index_ = 0;
-    std::string path_;
-    std::string trace_format_;
 };
 
 // Build every configuration not in a current channel bank, as one bank (split by RTL set if

@@ -73,13 +73,7 @@ std::string bank_top_sv(const std::vector<BankInstance>& instances, const std::v
             sv << separator << "." << name << "(" << value << ")";
             separator = ", ";
         }
-        sv << ") " << inst.name << " (";
-        separator = "";
-        for (const auto& port : ports) {
-            sv << separator << "\n    ." << port.name << "(" << inst.name << "_" << port.name << ")";
-            separator = ",";
-        }
-        sv << ");\n";
+        sv << ") " << inst.name << " (" << instance_connections(inst.name, ports) << ");\n";
     }
     sv << "endmodule\n";
     return sv.str();
@@ -115,15 +109,7 @@ std::string bank_ports_header(const std::vector<BankInstance>& instances) {
     h << "};\n    return names[index];\n}\n\n"
          "inline BankPorts bank_ports(Vbank& top, int index) {\n"
          "    switch (index) {\n";
-    for (size_t i = 0; i < instances.size(); ++i) {
-        h << "    case " << i << ": return {";
-        const char* separator = "";
-        for (const auto& port : bank_ports()) {
-            h << separator << "&top." << instances[i].name << "_" << port.name;
-            separator = ", ";
-        }
-        h << "};\n";
-    }
+    h << port_pointer_cases(instances, bank_ports());
     h << "    default: return {};\n    }\n}\n\n}  // namespace creditloop\n";
     return h.str();
 }

@@ -47,6 +47,35 @@ std::string bank_top_sv(const std::vector<BankInstance>& instances, const std::v
 // that fills a BankPorts (pointers into the verilated top) for instance `index`.
 std::string bank_ports_header(const std::vector<BankInstance>& instances);
 
+// The port list of instance `instance` in a bank's top, each of its ports connected to the
+// bank's port of the same name with the instance's prefix ("\n    .clk(c0_clk)", ...).
+template <class Ports>
+std::string instance_connections(const std::string& instance, const Ports& ports) {
+    std::string out;
+    for (const auto& port : ports) {
+        out += out.empty() ? "\n    ." : ",\n    .";
+        out += std::string(port.name) + "(" + instance + "_" + port.name + ")";
+    }
+    return out;
+}
+
+// The body of a generated switch over a bank's instances: for each, "case i: return {&top.<name>_<port>,
+// ...};" with its ports in the order of `ports`.
+template <class Instances, class Ports>
+std::string port_pointer_cases(const Instances& instances, const Ports& ports) {
+    std::string out;
+    for (size_t i = 0; i < instances.size(); ++i) {
+        out += "    case " + std::to_string(i) + ": return {";
+        const char* separator = "";
+        for (const auto& port : ports) {
+            out += separator + std::string("&top.") + instances[i].name + "_" + port.name;
+            separator = ", ";
+        }
+        out += "};\n";
+    }
+    return out;
+}
+
 // The modules `files` declare (`module NAME`), in order.
 std::vector<std::string> declared_modules(const std::vector<std::string>& files);
 // The modules SystemVerilog text declares, in order (repeats kept).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -99,19 +100,12 @@ std::optional<Found> find_in_banks(const std::string& root, const std::string& s
 // Verilate and compile `wanted` (all of one trace format and optimisation) as one bank; ""
 // or the error line.
 std::string build_bank(std::vector<Wanted*>& wanted, const std::string& root, const BuildStatus& status) {
-    Manifest m;
-    m.magic = kLinkBankMagic;
-    m.fst = wanted.front()->sources.fst;
-    m.solo = wanted.front()->sources.solo;
     std::vector<BankVariant> variants;
     std::vector<BankInstance> instances;
-    std::vector<std::string> stamps;
-    for (Wanted* w : wanted) {
-        const int variant = bank_variant(stamps, variants, w->stamp, w->rtl);
-        if (static_cast<size_t>(variant) == m.variants.size()) m.variants.push_back({w->stamp, w->rtl});
-        m.instances.push_back({variant, w->config.key()});
-        instances.push_back({w->config, variant, bank_instance_name(w->config, variant)});
-    }
+    Manifest m = plan_bank(wanted, kLinkBankMagic, wanted.front()->sources.fst, variants, [&](const Wanted& w, int variant) {
+        instances.push_back({w.config, variant, bank_instance_name(w.config, variant)});
+    });
+    m.solo = wanted.front()->sources.solo;
     const std::string text = manifest_text(m);
     const fs::path dir = fs::path(root) / ("bank_" + hex(fnv1a(text)));
     if (std::string error = fresh_bank_dir(dir); !error.empty()) return error;
@@ -261,20 +255,25 @@ void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, c
 
 // Remove the banks no current RTL set matches any more (their files changed or are gone), and
 // the remains of failed builds (kept until the next build, so their logs can be read).
-void prune_stale_banks(const std::string& root, const std::string& source_root) {
+void prune_banks(const std::string& root, const std::string& prefix, const std::string& magic,
+                 const std::function<bool(const Manifest&, const Manifest::Variant&)>& current_variant) {
     std::error_code ec;
     std::vector<fs::path> stale;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
-        if (!entry.is_directory() || entry.path().filename().string().rfind("bank_", 0) != 0) continue;
-        const auto m = read_manifest(entry.path(), kLinkBankMagic);
+        if (!entry.is_directory() || entry.path().filename().string().rfind(prefix, 0) != 0) continue;
+        const auto m = read_manifest(entry.path(), magic);
         bool current = false;
-        if (m) {
-            for (const auto& v : m->variants)
-                current = current || variant_stamp(v.files, m->fst, m->solo, source_root) == v.stamp;
-        }
+        if (m)
+            for (const auto& v : m->variants) current = current || current_variant(*m, v);
         if (!current) stale.push_back(entry.path());
     }
     for (const auto& dir : stale) fs::remove_all(dir, ec);
+}
+
+void prune_stale_banks(const std::string& root, const std::string& source_root) {
+    prune_banks(root, "bank_", kLinkBankMagic, [&](const Manifest& m, const Manifest::Variant& v) {
+        return variant_stamp(v.files, m.fst, m.solo, source_root) == v.stamp;
+    });
 }
 
 }  // namespace creditloop::dut_detail

@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -134,6 +136,32 @@ std::vector<std::string> bank_sources(const fs::path& dir, const std::vector<Ban
 // to `variants` (its files, and "__v<N>" as its copies' module suffix after the first) when new.
 int bank_variant(std::vector<std::string>& stamps, std::vector<BankVariant>& variants, const std::string& stamp,
                  const std::vector<std::string>& rtl);
+// The manifest of a bank of `items` (either kind: each has a config, an rtl set and its stamp),
+// its RTL sets in `variants`; add(item, variant) hears each item's place in the bank.
+template <class Item, class Add>
+Manifest plan_bank(const std::vector<Item*>& items, const char* magic, bool fst, std::vector<BankVariant>& variants,
+                   Add add) {
+    Manifest m;
+    m.magic = magic;
+    m.fst = fst;
+    std::vector<std::string> stamps;
+    for (Item* item : items) {
+        const int variant = bank_variant(stamps, variants, item->stamp, item->rtl);
+        if (static_cast<size_t>(variant) == m.variants.size()) m.variants.push_back({item->stamp, item->rtl});
+        m.instances.push_back({variant, item->config.key()});
+        add(*item, variant);
+    }
+    return m;
+}
+
+// A DUT from a plugin's factory, instance `index`, with `plusargs` ("+name=value") as its RTL's
+// command line.
+template <class Dut, class Create>
+std::unique_ptr<Dut> create_dut(Create create, int index, const std::vector<std::string>& plusargs) {
+    std::vector<const char*> argv;
+    for (const auto& arg : plusargs) argv.push_back(arg.c_str());
+    return std::unique_ptr<Dut>(create(index, static_cast<int>(argv.size()), argv.data()));
+}
 // `dir` emptied (a build that died half-way) and created for a bank: "" or the error line.
 std::string fresh_bank_dir(const fs::path& dir);
 // Configure cmake/dut in dir/build with `defines` (-D...), compile, move dut.so into dir, write
@@ -144,6 +172,11 @@ std::string compile_bank(const fs::path& dir, const DutSources& sources, const s
                          const BuildStatus& status);
 
 void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, const BuildStatus& status);
-void prune_stale_banks(const std::string& root, const std::string& source_root);
+// Remove the banks no current RTL set matches any more (their files changed or are gone), and
+// the remains of failed builds: the folders under root named prefix* whose manifest (of `magic`)
+// is missing or has no variant for which current_variant holds.
+void prune_banks(const std::string& root, const std::string& prefix, const std::string& magic,
+                 const std::function<bool(const Manifest&, const Manifest::Variant&)>& current_variant);
+void prune_stale_banks(const std::string& root, const std::string& source_root);   // credit_link's banks
 
 }  // namespace creditloop::dut_detail

@@ -77,8 +77,23 @@ std::string use_rtl_directory(DutSources& sources, const std::string& dir, const
     return "";
 }
 
-DutLibrary::~DutLibrary() {
+BankPlugin::~BankPlugin() {
     if (handle_) dlclose(handle_);
+}
+
+bool BankPlugin::open(const std::string& plugin, int index, const char* const (&names)[4], void* (&entries)[4],
+                      const std::string& not_ours, std::string& error) {
+    path_ = plugin;
+    index_ = index;
+    handle_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_) {
+        error = "cannot load " + path_ + ": " + dlerror();
+        return false;
+    }
+    bool complete = true;
+    for (int i = 0; i < 4; ++i) complete = (entries[i] = dlsym(handle_, names[i])) != nullptr && complete;
+    if (!complete) error = path_ + " " + not_ours;
+    return complete;
 }
 
 namespace {
@@ -124,20 +139,19 @@ std::unique_ptr<DutLibrary> DutLibrary::load(const LinkConfig& config, const Dut
         return nullptr;
     }
     std::unique_ptr<DutLibrary> lib(new DutLibrary());
-    lib->path_ = found->plugin;
-    lib->index_ = found->index;
-    lib->handle_ = dlopen(lib->path_.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib->handle_) {
-        error = std::string("cannot load ") + lib->path_ + ": " + dlerror();
+    const std::string not_ours = "is not a plugin for this creditloop (ABI " + std::to_string(kDutAbiVersion) +
+                                 "): run make build, or delete " + duts_root(sources) + " and rerun";
+    void* entries[4];
+    if (!lib->open(found->plugin, found->index,
+                   {"creditloop_dut_abi_version", "creditloop_bank_size", "creditloop_bank_describe", "creditloop_bank_create"},
+                   entries, not_ours, error))
         return nullptr;
-    }
-    auto version = reinterpret_cast<DutAbiVersionFn>(dlsym(lib->handle_, "creditloop_dut_abi_version"));
-    auto size = reinterpret_cast<DutBankSizeFn>(dlsym(lib->handle_, "creditloop_bank_size"));
-    auto describe = reinterpret_cast<DutDescribeFn>(dlsym(lib->handle_, "creditloop_bank_describe"));
-    lib->create_ = reinterpret_cast<DutCreateFn>(dlsym(lib->handle_, "creditloop_bank_create"));
-    if (!version || !size || !describe || !lib->create_ || version() != kDutAbiVersion || lib->index_ >= size()) {
-        error = lib->path_ + " is not a plugin for this creditloop (ABI " + std::to_string(kDutAbiVersion) +
-                "): run make build, or delete " + duts_root(sources) + " and rerun";
+    auto version = reinterpret_cast<DutAbiVersionFn>(entries[0]);
+    auto size = reinterpret_cast<DutBankSizeFn>(entries[1]);
+    auto describe = reinterpret_cast<DutDescribeFn>(entries[2]);
+    lib->create_ = reinterpret_cast<DutCreateFn>(entries[3]);
+    if (version() != kDutAbiVersion || lib->index_ >= size()) {
+        error = lib->path_ + " " + not_ours;
         return nullptr;
     }
     const char* format = "vcd";
@@ -153,9 +167,7 @@ std::unique_ptr<DutLibrary> DutLibrary::load(const LinkConfig& config, const Dut
 }
 
 std::unique_ptr<LinkDut> DutLibrary::create(const std::vector<std::string>& plusargs) const {
-    std::vector<const char*> argv;
-    for (const auto& arg : plusargs) argv.push_back(arg.c_str());
-    return std::unique_ptr<LinkDut>(create_(index_, static_cast<int>(argv.size()), argv.data()));
+    return create_dut<LinkDut>(create_, index_, plusargs);
 }
 
 std::vector<std::string> build_duts(const std::vector<LinkConfig>& configs, const DutSources& sources, int jobs,

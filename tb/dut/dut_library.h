@@ -37,12 +37,33 @@ struct DutSources {
     static DutSources from_environment();
 };
 
-class DutLibrary {
+// A loaded bank plugin of either kind (credit_link's banks, channel banks): the library handle
+// (closed with it), its path, the instance's index in it and its trace format.
+class BankPlugin {
 public:
-    ~DutLibrary();
-    DutLibrary(const DutLibrary&) = delete;
-    DutLibrary& operator=(const DutLibrary&) = delete;
+    BankPlugin(const BankPlugin&) = delete;
+    BankPlugin& operator=(const BankPlugin&) = delete;
+    const std::string& path() const { return path_; }
+    const std::string& trace_format() const { return trace_format_; }
 
+protected:
+    BankPlugin() = default;
+    ~BankPlugin();
+    // Opens `plugin` for instance `index` and looks up its entry points by `names` (the ABI
+    // version, the bank's size, the description of an instance, the factory) into `entries`;
+    // false and one line in `error` when it cannot be loaded or lacks one (`not_ours` says why
+    // it is not a plugin of this build, and what to do).
+    bool open(const std::string& plugin, int index, const char* const (&names)[4], void* (&entries)[4],
+              const std::string& not_ours, std::string& error);
+
+    void* handle_ = nullptr;
+    int index_ = 0;
+    std::string path_;
+    std::string trace_format_;
+};
+
+class DutLibrary : public BankPlugin {
+public:
     // Build if needed, then load. On failure returns nullptr and one line in `error`.
     static std::unique_ptr<DutLibrary> load(const LinkConfig& config, const DutSources& sources,
                                             std::string& error);
@@ -50,20 +71,14 @@ public:
     // A DUT of this configuration; `plusargs` ("+name=value") are its RTL's command line.
     std::unique_ptr<LinkDut> create(const std::vector<std::string>& plusargs = {}) const;
     const LinkConfig& config() const { return config_; }
-    const std::string& path() const { return path_; }
-    const std::string& trace_format() const { return trace_format_; }
     // Where this configuration's signals sit in its waves ("bank.creditloop_bank.link_L4_B12_K1_W32").
     const std::string& trace_scope() const { return trace_scope_; }
 
 private:
     DutLibrary() = default;
 
-    void* handle_ = nullptr;
     DutCreateFn create_ = nullptr;
-    int index_ = 0;
     LinkConfig config_;
-    std::string path_;
-    std::string trace_format_;
     std::string trace_scope_;
 };
 
