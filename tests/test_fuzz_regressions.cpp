@@ -92,7 +92,7 @@ TEST_CASE("a channel file's number beyond an int is refused, not cast", "[fast][
 TEST_CASE("a port map's number beyond a long is refused, not cast", "[fast][fuzz][bad-input][own-rtl]") {
     // ties and return_latency went through get<long>() / value<int>(): a float cast (undefined
     // behaviour) and a large integer wrapped (2^32 + 1 became a latency of 1, which passed).
-    CHECK(map_error("tie_beyond_long", "examples/own_rtl/vr_counter") == "--counter m.json: ties: scan is tied to a whole number");
+    CHECK(map_error("tie_beyond_long", "examples/own_rtl/vr_counter") == "--counter m.json: ties: scan: give a whole number or an expression of B (\"B\", \"B-1\"), not 1e+300");
     CHECK(map_error("latency_beyond_int", "examples/own_rtl/link") == "--link m.json: return_latency must be 0..64 cycles");
 }
 

@@ -36,6 +36,9 @@ namespace {
 // Every configuration the RTL tests below run, built at once as one bank (the first test to get
 // the build lock builds it, the others find it ready).
 void prebuild_own_rtl();
+// The vr counter's map with its values as expressions of B: it starts one credit short (B-1) and
+// withholds B-B = 0. One wrapper for every B.
+std::string short_start_map();
 
 fs::path example(const std::string& relative) { return fs::path(creditloop::testing::source_dir()) / "examples/own_rtl" / relative; }
 
@@ -59,6 +62,13 @@ std::string scratch_map(const std::string& map, const std::function<void(json&)>
     for (auto& d : j["sources"]["incdirs"]) d = (dir / d.get<std::string>()).string();
     change(j);
     return write_scratch(j, "creditloop_map_");
+}
+
+std::string short_start_map() {
+    return scratch_map("vr_counter/vr_counter.map.json", [](json& j) {
+        j["ports"]["init"]["value"] = "B - 1";
+        j["ports"]["withhold"] = {{"port", "withhold"}, {"tie", "B-B"}};
+    });
 }
 
 std::string swap_error(const std::string& map_path, int b = 12) {
@@ -129,6 +139,23 @@ TEST_CASE("each example counter's mutant is caught on its first cycle", "[rtl][o
     CHECK(rb.first_violation()->check == "conservation.total");
 }
 
+TEST_CASE("a map's values are expressions of B: one map, each B's own value", "[rtl][own-rtl]") {
+    // init = B - 1 at every B: the counter starts one credit short, so the first cycle's total
+    // is B - 1 of B (conservation's closed form), whatever B is; withhold = B - B holds nothing.
+    for (int b : {6, 9}) {
+        RunSpec spec;
+        spec.config = LinkConfig{4, b, 2, 32};
+        SwappedBlock swapped;
+        const RunResult r = run_with(short_start_map(), spec, swapped);
+        INFO("B = " << b);
+        REQUIRE(r.first_violation());
+        CHECK(r.first_violation()->check == "conservation.total");
+        CHECK(r.first_violation()->cycle == 0u);
+        CHECK(r.first_violation()->expected == std::to_string(b));
+        CHECK(r.first_violation()->got == std::to_string(b - 1));
+    }
+}
+
 TEST_CASE("a bad map gets one line naming the problem", "[own-rtl][bad-input]") {
     const std::string occ = "occupancy_counter/occupancy_counter.map.json";
     CHECK(swap_error(scratch_map(occ, [](json& j) { j["ports"]["send"] = "credit_spend_i"; }))
@@ -144,6 +171,14 @@ TEST_CASE("a bad map gets one line naming the problem", "[own-rtl][bad-input]") 
     CHECK(swap_error(scratch_map(occ, [](json& j) { j["sources"]["incdirs"] = json::array(); })).find("cl_registers.svh") !=
           std::string::npos);   // Verilator's own error: the include is not found
     CHECK(swap_error("/nonexistent/map.json").find("cannot read the map file") != std::string::npos);
+    // A value that is no expression of B names its key and the form it takes.
+    CHECK(swap_error(scratch_map(occ, [](json& j) { j["ports"]["init"]["tie"] = "L"; })) ==
+          "--counter " + scratch_map(occ, [](json& j) { j["ports"]["init"]["tie"] = "L"; }) +
+              ": role init: tie: give a whole number or an expression of B (\"B\", \"B-1\"): 'L': unknown name 'L'");
+    CHECK(swap_error(scratch_map(occ, [](json& j) { j["parameters"]["NumCredits"] = "B+"; }))
+              .find(": parameters: NumCredits: give a whole number or an expression of B") != std::string::npos);
+    CHECK(swap_error(scratch_map(occ, [](json& j) { j["parameters"]["NumCredits"] = "B/(B-B)"; }))
+              .find("parameters: NumCredits: 'B/(B-B)' has no value at B = 12 (it divides by zero)") != std::string::npos);
     // Through the CLI: exit 2, one line, nothing written.
     const fs::path waves = fs::temp_directory_path() / ("creditloop_map_waves_" + std::to_string(::getpid()) + ".vcd");
     const std::string bad = scratch_map(occ, [](json& j) { j["ports"]["send"] = "nope"; });
@@ -236,6 +271,7 @@ void prebuild_own_rtl() {
     for (int k : {1, 2, 4, 6, 8, 12}) counter(vr, LinkConfig{4, 12, k, 32});   // the regression's seed000/ cases
     counter(occupancy, LinkConfig{4, 5, 1, 32}, mutant("occupancy_counter/mutants/occupancy_credit_counter_leak.mutant"));
     counter(vr, LinkConfig{4, 6, 2, 32}, mutant("vr_counter/mutants/vr_credit_counter_drop.mutant"));
+    for (int b : {6, 9}) counter(short_start_map(), LinkConfig{4, b, 2, 32});
     link(link_map());
     link(link_map(), mutant("link/mutants/cbfc_tx_leak.mutant"));
     link(link_map(), mutant("link/mutants/cbfc_tx_overflow.mutant"));
@@ -454,6 +490,12 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
     CHECK(error_for([](json& j) { j["receiver"]["ports"]["out_ready"] = "s_valid"; }).find("mapped to both") != std::string::npos);
     CHECK(error_for([](json& j) { j["sender"]["parameters"]["CW"] = 2; }).find("too narrow for B = 12") != std::string::npos);
     CHECK(error_for([](json& j) { j["receiver"]["parameters"]["SIZE"] = "B"; }).find("unknown parameter") != std::string::npos);
+    CHECK(error_for([](json& j) { j["sender"]["ties"] = {{"credit_initial", true}}; })
+              .find(": sender: ties: credit_initial: give a whole number or an expression of B, L, W (\"B\", \"B-1\"), not true") !=
+          std::string::npos);
+    CHECK(error_for([](json& j) { j["receiver"]["parameters"]["DEPTH"] = "B*X"; })
+              .find(": receiver: parameters: DEPTH: give a whole number or an expression of B, L, W (\"B\", \"B-1\"): 'B*X': unknown name 'X'") !=
+          std::string::npos);
     CHECK(error_for([](json& j) { j["sender"]["ports"].erase("credit_count"); }).find("role credit_count is not mapped") !=
           std::string::npos);
     CHECK(error_for([](json& j) { j["lockstep"] = {"send", "bogus"}; }).find("lockstep: unknown signal 'bogus'") !=

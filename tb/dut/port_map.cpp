@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "map_expression.h"
 #include "mutant_patch.h"
 #include "observed_tops.h"
 #include "port_map_detail.h"
@@ -64,6 +65,9 @@ std::string patch_mapped_file(const DutSources& sources, const std::string& muta
 
 }  // namespace
 
+// Inside a counter's wrapper the map's B is the contract's MAXC.
+const std::map<std::string, std::string> kMaxc = {{"B", "MAXC"}};
+
 std::string swap_mapped_counter(DutSources& sources, const std::string& map_path, int buffer_slots, bool werror,
                                 SwappedBlock& swapped, const std::string& mutant) {
     const std::string where = "--counter " + map_path;
@@ -83,7 +87,13 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         UserModule user;
         {
             std::map<std::string, std::string> values;
-            for (const auto& [name, expr] : parameters) values[name] = expr == "MAXC" ? std::to_string(buffer_slots) : expr;
+            for (const auto& [name, expr] : parameters) {
+                const auto value = evaluate_map_expression(expr, {{"B", buffer_slots}});
+                if (!value)
+                    return where + ": parameters: " + name + ": '" + expr + "' has no value at B = " +
+                           std::to_string(buffer_slots) + " (it divides by zero)";
+                values[name] = std::to_string(*value);
+            }
             if (auto e = read_module(sources, user_sources, top, values, werror, where, text, user, swapped.warnings); !e.empty())
                 return e;
         }
@@ -126,7 +136,7 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         swapped.synchronous_reset = roles["reset"].kind == "sync";
 
         // ---- every other input tied
-        std::map<std::string, long> ties;
+        std::map<std::string, std::string> ties;
         for (const auto& [name, value] : counter_map.ties) {
             if (!user.ports.count(name) || user.ports[name].direction != "input")
                 return where + ": ties: " + name + " is not an input of " + user.name;
@@ -165,7 +175,7 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         if (!parameters.empty()) {
             w << " #(";
             for (size_t i = 0; i < parameters.size(); ++i)
-                w << (i ? ", " : "") << "." << parameters[i].first << "(" << parameters[i].second << ")";
+                w << (i ? ", " : "") << "." << parameters[i].first << "(" << map_expression_sv(parameters[i].second, kMaxc) << ")";
             w << ")";
         }
         w << " u_dut (\n";
@@ -189,10 +199,9 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         for (const char* held : {"init", "withhold"}) {
             if (!roles.count(held)) continue;
             const Role& r = roles[held];
-            connections.push_back("." + r.port + "(" + (r.value.empty() ? std::to_string(r.tie.value_or(0)) : r.value) + ")");
+            connections.push_back("." + r.port + "(" + map_expression_sv(r.value.empty() ? "0" : r.value, kMaxc) + ")");
         }
-        for (const auto& [name, value] : ties)
-            connections.push_back("." + name + "(" + std::to_string(value) + ")");
+        for (const auto& [name, value] : ties) connections.push_back("." + name + "(" + map_expression_sv(value, kMaxc) + ")");
         for (size_t i = 0; i < connections.size(); ++i) w << "    " << connections[i] << (i + 1 < connections.size() ? ",\n" : "\n");
         w << "  );\n  /* verilator lint_on WIDTH */\nendmodule\n";
 
@@ -230,14 +239,14 @@ std::string instance(const Side& side, const std::string& inst, const std::vecto
     if (!side.parameters.empty()) {
         w << " #(";
         for (size_t i = 0; i < side.parameters.size(); ++i)
-            w << (i ? ", " : "") << "." << side.parameters[i].first << "(" << side.parameters[i].second << ")";
+            w << (i ? ", " : "") << "." << side.parameters[i].first << "(" << map_expression_sv(side.parameters[i].second) << ")";
         w << ")";
     }
     w << " " << inst << " (\n";
     std::vector<std::string> c;
     for (const auto& [role, wire] : wires)
         if (side.ports.count(role)) c.push_back("    ." + side.ports.at(role) + "(" + wire + ")");
-    for (const auto& [port, value] : side.ties) c.push_back("    ." + port + "(" + std::to_string(value) + ")");
+    for (const auto& [port, value] : side.ties) c.push_back("    ." + port + "(" + map_expression_sv(value) + ")");
     for (size_t i = 0; i < c.size(); ++i) w << c[i] << (i + 1 < c.size() ? ",\n" : "\n");
     w << "  );\n";
     return w.str();

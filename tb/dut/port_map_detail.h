@@ -40,8 +40,7 @@ struct Role {
     std::string valid;          // send / credit_return: the valid that goes with a count
     std::string active = "low"; // reset
     std::string kind = "async"; // reset
-    std::optional<long> tie;    // init / withhold: held at this value
-    std::string value;          // init: the value given at reset ("B" or a number)
+    std::string value;          // init / withhold: the value held or given at reset (an expression of B)
 };
 
 // The RTL a map names, as Verilator takes it: files, include directories, defines, file lists.
@@ -54,19 +53,19 @@ struct UserSources {
 // A counter's map as read from its JSON, before any RTL is: its sources, parameters, roles and ties.
 struct CounterMap {
     UserSources sources;
-    std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression
+    std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression of B (map_expression.h)
     std::map<std::string, Role> roles;
-    std::map<std::string, long> ties;
+    std::map<std::string, std::string> ties;                        // input, expression of B
 };
 
-// One side of a mapped link: its module, parameters (name -> expression of B, W or a number)
-// and the ports of its roles.
+// One side of a mapped link: its module, parameters and ties (expressions of B, L and W:
+// map_expression.h) and the ports of its roles.
 struct Side {
     std::string module;
     std::vector<std::pair<std::string, std::string>> parameters;
     std::map<std::string, std::string> ports;   // role -> port
     std::map<std::string, std::string> reset;   // "active", "kind"
-    std::map<std::string, long> ties;
+    std::map<std::string, std::string> ties;
     std::map<std::string, std::string> probes;   // observed term -> signal inside the module
 };
 

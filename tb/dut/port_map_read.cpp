@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "map_expression.h"
 #include "observation.h"
 #include "port_map.h"
 #include "port_map_detail.h"
@@ -14,15 +15,45 @@ namespace creditloop::port_map_detail {
 
 namespace {
 
-std::string parameter_expression(const json& value, const std::string& where, std::string& error) {
-    if (value.is_number_integer()) return std::to_string(value.get<long>());
-    if (value.is_string()) {
-        const std::string v = value.get<std::string>();
-        if (v == "B") return "MAXC";
-        error = where + ": '" + v + "' is not a contract parameter (B) or a number";
+// A value the map gives at `where` (a parameter, a tie, a role's value): a whole number, or an
+// expression of `names` ("B", "B-1", "2*L"). Its canonical text, or "" and one line in `error`
+// naming where and the form expected.
+std::string map_value(const json& value, const std::vector<std::string>& names, const std::string& where, std::string& error) {
+    std::string forms;
+    for (const auto& n : names) forms += (forms.empty() ? "" : ", ") + n;
+    const std::string expected = where + ": give a whole number or an expression of " + forms + " (\"" + names.front() +
+                                 "\", \"" + names.front() + "-1\")";
+    if (value.is_number_integer()) {
+        if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<long>::max())) {
+            error = expected + ": " + value.dump() + " is too large";
+            return "";
+        }
+        return std::to_string(value.get<long>());
+    }
+    if (!value.is_string()) {
+        error = expected + ", not " + value.dump();
         return "";
     }
-    error = where + ": give B or a number";
+    std::string canonical;
+    if (auto problem = check_map_expression(value.get<std::string>(), names, canonical); !problem.empty()) {
+        error = expected + ": '" + value.get<std::string>() + "': " + problem;
+        return "";
+    }
+    return canonical;
+}
+
+const std::vector<std::string> kCounterNames = {"B"};
+const std::vector<std::string> kLinkNames = {"B", "L", "W"};
+
+// A map's "ties" object: each input and the value it is held at.
+std::string read_ties(const json& ties, const std::vector<std::string>& names, const std::string& where,
+                      std::map<std::string, std::string>& out) {
+    if (!ties.is_object()) return where + ": ties: give an object {\"port\": value}";
+    for (const auto& [name, value] : ties.items()) {
+        std::string error;
+        out[name] = map_value(value, names, where + ": ties: " + name, error);
+        if (!error.empty()) return error;
+    }
     return "";
 }
 
@@ -88,10 +119,9 @@ std::string read_side(const json& j, const char* side, const std::vector<std::st
     if (out.module.empty()) return who + ": name its \"module\"";
     const json params = s.value("parameters", json::object());
     for (const auto& [name, value] : params.items()) {
-        if (value.is_number_integer()) out.parameters.push_back({name, std::to_string(value.get<long>())});
-        else if (value.is_string() && (value == "B" || value == "W" || value == "L"))
-            out.parameters.push_back({name, value.get<std::string>()});
-        else return who + " parameter " + name + ": give B, W, L or a number";
+        std::string error;
+        out.parameters.push_back({name, map_value(value, kLinkNames, who + ": parameters: " + name, error)});
+        if (!error.empty()) return error;
     }
     const json ports = s.value("ports", json::object());
     for (const auto& [role, value] : ports.items()) {
@@ -114,8 +144,7 @@ std::string read_side(const json& j, const char* side, const std::vector<std::st
     }
     for (const auto& role : required)
         if (!out.ports.count(role)) return who + ": role " + role + " is not mapped";
-    const json ties = s.value("ties", json::object());
-    for (const auto& [name, value] : ties.items()) out.ties[name] = value.get<long>();
+    if (auto error = read_ties(s.value("ties", json::object()), kLinkNames, who, out.ties); !error.empty()) return error;
     // Optional internal terms, read from inside the module by name (the testbench top reaches
     // in; the module grows no port): the receiver's occupancy and credits held for return.
     const json probes = s.value("probes", json::object());
@@ -163,7 +192,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
         std::string error;
         const json params = map.value("parameters", json::object());
         for (const auto& [name, value] : params.items()) {
-            out.parameters.push_back({name, parameter_expression(value, where + " parameter " + name, error)});
+            out.parameters.push_back({name, map_value(value, kCounterNames, where + ": parameters: " + name, error)});
             if (!error.empty()) return error;
         }
 
@@ -185,14 +214,10 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
                 r.valid = value.value("valid", "");
                 r.active = value.value("active", "low");
                 r.kind = value.value("kind", "async");
-                if (value.contains("tie")) {
-                    long tie = 0;
-                    if (!whole_value(value["tie"], tie)) return where + ": role " + role + ": tie is a whole number";
-                    r.tie = tie;
-                }
-                if (value.contains("value")) {
+                for (const char* held : {"tie", "value"}) {
+                    if (!value.contains(held)) continue;
                     std::string e;
-                    r.value = parameter_expression(value["value"], where + " role " + role + " value", e);
+                    r.value = map_value(value[held], kCounterNames, where + ": role " + role + ": " + held, e);
                     if (!e.empty()) return e;
                 }
             } else {
@@ -209,12 +234,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
             return where + ": role credits is not mapped: the checks need the counter's count (a port wide enough for B)";
 
         // ---- the ties' values (their ports are checked once the module is read)
-        const json tie_map = map.value("ties", json::object());
-        for (const auto& [name, value] : tie_map.items()) {
-            long tie = 0;
-            if (!whole_value(value, tie)) return where + ": ties: " + name + " is tied to a whole number";
-            out.ties[name] = tie;
-        }
+        if (auto e = read_ties(map.value("ties", json::object()), kCounterNames, where, out.ties); !e.empty()) return e;
     } catch (const json::exception& e) {
         return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
     }

@@ -10,6 +10,7 @@
 
 #include <pugixml.hpp>
 
+#include "map_expression.h"
 #include "port_map_detail.h"
 #include "process.h"
 
@@ -113,8 +114,13 @@ std::string check_side(const DutSources& sources, const UserSources& user_source
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
                        std::string& text, std::vector<std::string>& warnings) {
     std::map<std::string, std::string> values;
-    for (const auto& [param, expr] : side.parameters)
-        values[param] = expr == "B" ? std::to_string(b) : expr == "W" ? "32" : expr == "L" ? "4" : expr;
+    for (const auto& [param, expr] : side.parameters) {
+        const auto value = evaluate_map_expression(expr, {{"B", b}, {"W", 32}, {"L", 4}});
+        if (!value)
+            return where + ": " + name + ": parameters: " + param + ": '" + expr + "' has no value at B = " + std::to_string(b) +
+                   ", L = 4, W = 32 (it divides by zero)";
+        values[param] = std::to_string(*value);
+    }
     UserModule user;
     if (auto e = read_module(sources, user_sources, side.module, values, werror, where, text, user, warnings); !e.empty())
         return e;
