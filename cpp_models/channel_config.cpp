@@ -21,6 +21,7 @@ std::string ChannelLinkConfig::key() const {
     if (recovery) k << "_R" << total_bits << "p" << resend_period;
     if (sync_stages) k << "_S" << sync_stages;
     if (free_delay) k << "_D" << free_delay;
+    if (credits_on_arrival) k << "_A";
     for (const auto& c : channels) {
         k << "_" << (c.split ? "s" : "p") << c.credits << "k" << c.batch << "u" << c.unit;
         if (c.split) k << "d" << c.data_credits << "k" << c.data_batch;
@@ -285,6 +286,7 @@ ChannelLinkConfig single_channel_config(const LinkConfig& link) {
     ch.timeout = link.flush_timeout;
     config.sync_stages = link.sync_stages;
     config.free_delay = link.free_delay;
+    config.credits_on_arrival = link.credits_on_arrival;
     config.recovery = link.recovery;
     if (link.recovery) config.total_bits = link.total_bits;
     config.resend_period = link.resend_period;

@@ -62,6 +62,7 @@ struct ChannelLinkConfig {
     int resend_period = 16;             // T: cycles between a pool's updates when it has nothing new
     int sync_stages = 0;                // SYNC: synchroniser stages every return path adds
     int free_delay = 0;                 // FREE_DELAY: cycles from a pop to its slot being freed
+    bool credits_on_arrival = false;    // a credit is usable in the cycle it arrives (LinkConfig's)
     std::vector<ChannelSpec> channels;
 
     // The verilated instance's key: the RTL parameters only (traffic is not in it).

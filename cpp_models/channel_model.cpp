@@ -178,9 +178,12 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
             n.data_pool = layout_.lane_pool[lane + 1];
             n.data = static_cast<uint32_t>(cost.data_credits);
         }
-        const bool enough = n.header_pool == n.data_pool
-                                ? credits_[n.header_pool] >= n.header + n.data
-                                : credits_[n.header_pool] >= n.header && credits_[n.data_pool] >= n.data;
+        // Credits usable on arrival: this cycle's arriving count counts already.
+        const auto usable = [&](int pool) {
+            return credits_[pool] + (config_.credits_on_arrival ? o.credits_arriving[pool] : 0u);
+        };
+        const bool enough = n.header_pool == n.data_pool ? usable(n.header_pool) >= n.header + n.data
+                                                         : usable(n.header_pool) >= n.header && usable(n.data_pool) >= n.data;
         if (enough) o.eligible |= 1u << c;
     }
 

@@ -4,7 +4,8 @@
 // (after the one granted last) whose head packet has every credit it needs. With one channel,
 // one-flit packets and unit credits it is seeds 000 and 001's link (CreditLoopModel shows it in
 // the single link's structs), every feature included: the policies, flush, reverse traffic,
-// SYNC, FREE_DELAY, one-sided resets, faults and recovery.
+// SYNC, FREE_DELAY, one-sided resets, faults and recovery; and credits usable on arrival (a
+// mapped sender that bypasses the returning count to its ready).
 //
 // Each cycle is split in two (BookSim2's TimedModule): evaluate() computes this cycle's events
 // from the state and the inputs, update() is the rising edge (and then the resets the inputs ask

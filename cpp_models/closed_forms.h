@@ -36,11 +36,17 @@ inline double batched_throughput_estimate(int buffer_slots, int round_trip, int 
 }
 
 // The round trip of a whole configuration: a late free holds each credit FREE_DELAY cycles more.
+// A credit usable in the cycle it arrives saves the cycle of its counter's register.
 inline int round_trip_cycles(const LinkConfig& config) {
-    return round_trip_cycles(config.stages, config.sync_stages) + config.free_delay;
+    return round_trip_cycles(config.stages, config.sync_stages) + config.free_delay - (config.credits_on_arrival ? 1 : 0);
 }
 inline int round_trip_cycles(const ChannelLinkConfig& config) {
-    return round_trip_cycles(config.stages, config.sync_stages) + config.free_delay;
+    return round_trip_cycles(config.stages, config.sync_stages) + config.free_delay - (config.credits_on_arrival ? 1 : 0);
+}
+// The closed form's text for `config`: "2L + 2", "2L + 2 + SYNC + FREE_DELAY", "2L + 1 + SYNC" (on arrival).
+inline std::string round_trip_form(const LinkConfig& config) {
+    return std::string(config.credits_on_arrival ? "2L + 1" : "2L + 2") + (config.sync_stages ? " + SYNC" : "") +
+           (config.free_delay ? " + FREE_DELAY" : "");
 }
 
 }  // namespace creditloop

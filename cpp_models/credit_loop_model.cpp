@@ -31,7 +31,7 @@ const Observation& CreditLoopModel::evaluate(const LinkInputs& in) {
     o.cycle = c.cycle;
     echo_inputs(in, o);
     o.credits = c.credits[0];
-    o.can_send = c.credits[0] != 0;
+    o.can_send = c.credits[0] != 0 || (config_.credits_on_arrival && c.credits_arriving[0] != 0);
     o.send = c.send != 0;
     o.send_payload = c.send_payload;
     o.credits_arriving = c.credits_arriving[0];

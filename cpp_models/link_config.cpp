@@ -11,7 +11,8 @@ std::string LinkConfig::key() const {
                 ? "_H" + std::to_string(low_credits) + "i" + std::to_string(idle_cycles)
                 : "") +
            (flush_timeout ? "_T" + std::to_string(flush_timeout) : "") +
-           (recovery ? "_R" + std::to_string(total_bits) + "p" + std::to_string(resend_period) : "");
+           (recovery ? "_R" + std::to_string(total_bits) + "p" + std::to_string(resend_period) : "") +
+           (credits_on_arrival ? "_A" : "");
 }
 
 bool LinkConfig::operator==(const LinkConfig& other) const {
@@ -19,6 +20,7 @@ bool LinkConfig::operator==(const LinkConfig& other) const {
            payload_bits == other.payload_bits && sync_stages == other.sync_stages &&
            free_delay == other.free_delay && rtl_full_rate == other.rtl_full_rate &&
            policy == other.policy && flush_timeout == other.flush_timeout && recovery == other.recovery &&
+           credits_on_arrival == other.credits_on_arrival &&
            (!recovery || (total_bits == other.total_bits && resend_period == other.resend_period)) &&
            (policy == ReturnPolicy::batch ||
             (low_credits == other.low_credits && idle_cycles == other.idle_cycles));

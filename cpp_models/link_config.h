@@ -28,11 +28,16 @@ struct LinkConfig {
     bool recovery = false;   // RECOVERY: cumulative credit updates instead of counts (docs/recovery.md)
     int total_bits = 8;      // TOTAL_BITS: width of the running totals (2^n > 2B)
     int resend_period = 16;  // RESEND: cycles between updates when nothing new is released
+    // A returned credit is usable in the cycle it arrives (a design that bypasses the arriving
+    // count to its ready): the round trip is one cycle shorter. Not a parameter of credit_link:
+    // a link map says it of your RTL ("credits_on_arrival").
+    bool credits_on_arrival = false;
 
     // The key a verilated instance of this configuration is cached under, e.g. "L4_B12_K1_W32"
     // ("_S2" for synchroniser stages, "_D3" for a late free, "_FR" when FULL_RATE is set,
     // "_H4i2" for the hybrid policy with LOW = 4 and IDLE = 2, "_T16" for a flush timeout,
-    // "_R5p64" for recovery with 5-bit totals resent every 64 cycles).
+    // "_R5p64" for recovery with 5-bit totals resent every 64 cycles, "_A" for credits usable on
+    // arrival).
     std::string key() const;
     bool operator==(const LinkConfig& other) const;
 };

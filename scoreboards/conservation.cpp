@@ -12,7 +12,9 @@ const char* kTotalSignal = "link.total_credits";
 }  // namespace
 
 ConservationScoreboard::ConservationScoreboard(const LinkConfig& config)
-    : buffer_slots_(static_cast<uint64_t>(config.buffer_slots)), total_(buffer_slots_) {}
+    : buffer_slots_(static_cast<uint64_t>(config.buffer_slots)),
+      total_(buffer_slots_),
+      credits_on_arrival_(config.credits_on_arrival) {}
 
 void ConservationScoreboard::step(const Observation& o) {
     count_cycle();
@@ -23,7 +25,7 @@ void ConservationScoreboard::step(const Observation& o) {
     if (over_grant && !over_grant_) grant_exceeded(o);
     over_grant_ = over_grant;
 
-    if (o.send && o.credits == 0) sent_at_zero(o);
+    if (o.send && o.credits == 0 && !(credits_on_arrival_ && o.credits_arriving != 0)) sent_at_zero(o);
 
     returned_ += o.credits_returned;
     popped_ += o.pop ? 1u : 0u;
@@ -108,8 +110,14 @@ void ConservationScoreboard::grant_exceeded(const Observation& o) {
 }
 
 void ConservationScoreboard::sent_at_zero(const Observation& o) {
+    // A credit arriving in this very cycle is the likely cause: a design that bypasses the
+    // returning count straight to its ready, run without saying so.
     violation({o.cycle, "conservation.send_at_zero", signal_name(Signal::send), "0 (credits = 0)", "1",
-               "the sender sent without a credit; its counter goes below zero"});
+               o.credits_arriving != 0
+                   ? "the sender sent with no credit held, in the cycle " + counted(o.credits_arriving, "credit") +
+                         " arrived: if your design spends a credit in the cycle it returns (a bypass to ready), say so "
+                         "in its map (\"credits_on_arrival\": true)"
+                   : "the sender sent without a credit; its counter goes below zero"});
 }
 
 void ConservationScoreboard::over_returned(const Observation& o) {

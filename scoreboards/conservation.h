@@ -10,7 +10,9 @@
 //                                 the edge that ended cycle t - 1, so a credit dropped in slot 6
 //                                 is reported at cycle 7.
 //   conservation.grant            the sender holds more than B credits (once per excursion).
-//   conservation.send_at_zero     a send in a cycle the sender holds no credit.
+//   conservation.send_at_zero     a send in a cycle the sender holds no credit (and, when credits
+//                                 are usable on arrival, none arrives). A send at zero in the cycle
+//                                 a credit arrives is named as a likely bypass the map did not declare.
 //   conservation.receiver_returns the receiver has returned more credits than flits it popped
 //                                 (recorded each time the excess reaches a new high).
 //   conservation.overflow         a flit arrived with every slot full.
@@ -77,6 +79,7 @@ private:
     uint64_t credits_lost_ = 0;
     uint64_t credits_created_ = 0;
     bool over_grant_ = false;        // credits > B in the previous cycle
+    bool credits_on_arrival_ = false;
     uint64_t returned_ = 0;          // credits the receiver returned, cumulative
     uint64_t popped_ = 0;            // flits the receiver popped, cumulative
     uint64_t excess_recorded_ = 0;   // largest returned_ - popped_ reported so far

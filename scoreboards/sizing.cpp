@@ -78,16 +78,18 @@ void SizingScoreboard::credits_arrived(const Observation& o) {
     // here stay with the sends there were.
     if (send_cycles_.empty()) return;
     uint64_t arriving = o.credits_arriving;
+    // The cycle the arriving credits can be spent: the next, or this one when usable on arrival.
+    const uint64_t usable = o.cycle + (spec_.config.credits_on_arrival ? 0u : 1u);
     const bool in_window = o.cycle >= window_start() && o.cycle < spec_.total_cycles;
     while (arriving > 1 && send_cycles_.size() > 1) {
-        if (in_window) add_window_sample(o.cycle + 1 - send_cycles_.front());
+        if (in_window) add_window_sample(usable - send_cycles_.front());
         send_cycles_.pop_front();
         --arriving;
     }
     const uint64_t send_cycle = send_cycles_.front();
-    if (in_window) add_window_sample(o.cycle + 1 - send_cycle);
+    if (in_window) add_window_sample(usable - send_cycle);
     send_cycles_.pop_front();
-    const uint64_t sample = o.cycle + 1 - send_cycle;
+    const uint64_t sample = usable - send_cycle;
     if (!shortest_ || sample < *shortest_) {
         shortest_ = sample;
         shortest_cycle_ = o.cycle;
@@ -99,16 +101,10 @@ void SizingScoreboard::credits_arrived(const Observation& o) {
 
 std::string SizingScoreboard::round_trip_text() const {
     const LinkConfig& c = spec_.config;
-    std::string form = "2L + 2", values = "L = " + std::to_string(c.stages);
-    if (c.sync_stages) {
-        form += " + SYNC";
-        values += ", SYNC = " + std::to_string(c.sync_stages);
-    }
-    if (c.free_delay) {
-        form += " + FREE_DELAY";
-        values += ", FREE_DELAY = " + std::to_string(c.free_delay);
-    }
-    return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (" + form + ", " + values + ")";
+    std::string values = "L = " + std::to_string(c.stages);
+    if (c.sync_stages) values += ", SYNC = " + std::to_string(c.sync_stages);
+    if (c.free_delay) values += ", FREE_DELAY = " + std::to_string(c.free_delay);
+    return counted(static_cast<uint64_t>(round_trip_), "cycle") + " (" + round_trip_form(c) + ", " + values + ")";
 }
 
 void SizingScoreboard::round_trip_shorter(const Observation& o, uint64_t sample,
@@ -117,7 +113,7 @@ void SizingScoreboard::round_trip_shorter(const Observation& o, uint64_t sample,
     record({o.cycle, "sizing.round_trip", signal_name(Signal::credits_arriving), round_trip_text(),
             counted(sample, "cycle"),
             "a credit spent in cycle " + std::to_string(send_cycle) +
-                " can be spent again in cycle " + std::to_string(o.cycle + 1) +
+                " can be spent again in cycle " + std::to_string(send_cycle + sample) +
                 ": the loop is shorter than its stages allow, so credits appeared or L is wrong"});
 }
 

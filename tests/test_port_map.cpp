@@ -217,7 +217,7 @@ RunResult run_link_map(const std::string& map, RunSpec spec, const std::string& 
     const std::string problem = swap_mapped_link(sources, map, false, link, patch);
     INFO(problem);
     REQUIRE(problem.empty());
-    fit_to_mapped_link(spec, link.return_latency);
+    fit_to_mapped_link(spec, link);
     std::string error;
     auto library = DutLibrary::load(spec.config, sources, error);
     INFO(error);
@@ -227,6 +227,14 @@ RunResult run_link_map(const std::string& map, RunSpec spec, const std::string& 
 }
 
 // The example link's map declaring no return latency (the receiver adds one) and no lockstep.
+// The bypassing sender's map with credits_on_arrival as `on_arrival` says.
+std::string bypass_map(bool on_arrival) {
+    json j = json::parse(std::ifstream(example("bypass_link/bypass_link.map.json")));
+    for (auto& f : j["sources"]["files"]) f = example("bypass_link/" + f.get<std::string>()).lexically_normal().string();
+    j["credits_on_arrival"] = on_arrival;
+    return write_scratch(j, "creditloop_link_");
+}
+
 std::string wrong_latency_map() {
     json j = json::parse(std::ifstream(example("link/link.map.json")));
     for (auto& f : j["sources"]["files"]) f = example("link/" + f.get<std::string>()).string();
@@ -260,9 +268,10 @@ void prebuild_own_rtl() {
         DutSources sources = DutSources::from_environment();
         MappedLink mapped;
         if (!swap_mapped_link(sources, map, false, mapped, patch).empty()) return;
-        LinkConfig config{4, 6, 1, 32};
-        config.sync_stages = mapped.return_latency;
-        builds.push_back({config, sources});
+        RunSpec spec;
+        spec.config = LinkConfig{4, 6, 1, 32};
+        fit_to_mapped_link(spec, mapped);
+        builds.push_back({spec.config, sources});
     };
     const std::string occupancy = example("occupancy_counter/occupancy_counter.map.json").string();
     const std::string vr = example("vr_counter/vr_counter.map.json").string();
@@ -277,6 +286,8 @@ void prebuild_own_rtl() {
     link(link_map(), mutant("link/mutants/cbfc_tx_overflow.mutant"));
     link(link_map(), mutant("link/mutants/cbfc_rx_reorder.mutant"));
     link(wrong_latency_map());
+    link(bypass_map(true));
+    link(bypass_map(false));
     link(probed_map(true), mutant(kCountLeak));
     link(probed_map(false), mutant(kCountLeak));
     {   // the checkout's own link through its map
@@ -304,6 +315,38 @@ TEST_CASE("a sender and receiver of your own, functional ports only, pass throug
     // The receiver returns each credit a cycle after the pop: RTT = 2L + 2 + 1 = 11, B / RTT = 6 / 11.
     CHECK(r.measured_round_trip == 11u);
     CHECK(r.throughput == Approx(6.0 / 11).margin(0.002));
+}
+
+TEST_CASE("a sender that spends a credit in the cycle it arrives passes when its map says so, and is named when not", "[rtl][own-rtl][link]") {
+    // The golden model alone first: spent on arrival, a credit goes round in 2L + 1 = 9 cycles at
+    // L = 4 (no register in the counter's path), so B = 6 carries 6 / 9 of full rate.
+    RunSpec model;
+    model.config = LinkConfig{4, 6, 1, 32};
+    model.config.credits_on_arrival = true;
+    const RunResult alone = run_link(nullptr, model);
+    CHECK(alone.passed);
+    CHECK(alone.measured_round_trip == 9u);
+    CHECK(alone.throughput == Approx(6.0 / 9).margin(0.002));
+
+    // bypass_tx's ready takes the arriving count; cbfc_rx returns a credit the cycle after its pop
+    // (return_latency 1): RTT = 2L + 1 + 1 = 10, B / RTT = 0.6, with ready (can_send) in lockstep.
+    RunSpec spec;
+    spec.config = LinkConfig{4, 6, 1, 32};
+    const RunResult r = run_link_map(bypass_map(true), spec);
+    CHECK(r.passed);
+    CHECK(r.closed_form_round_trip == 10);
+    CHECK(r.measured_round_trip == 10u);
+    CHECK(r.throughput == Approx(0.6).margin(0.002));
+
+    // Unsaid: sends 0..5 spend the six credits; the first comes back to the sender in cycle 10
+    // (arrived 4, popped 5, returned 6, L = 4 stages back) and is spent at once, with none held.
+    spec.cycles = 400;
+    const RunResult unsaid = run_link_map(bypass_map(false), spec);
+    REQUIRE(unsaid.first_violation());
+    CHECK(unsaid.first_violation()->cycle == 10u);
+    CHECK(unsaid.first_violation()->check == "conservation.send_at_zero");
+    CHECK(unsaid.first_violation()->detail.find("in the cycle 1 credit arrived") != std::string::npos);
+    CHECK(unsaid.first_violation()->detail.find("(\"credits_on_arrival\": true)") != std::string::npos);
 }
 
 TEST_CASE("three bugs in your own link are each caught on their first cycle", "[rtl][own-rtl][link][mutant]") {
@@ -443,7 +486,7 @@ TEST_CASE("a link declared with the wrong return latency is caught by sizing, lo
     RunSpec spec;
     spec.config = LinkConfig{4, 6, 1, 32};
     spec.cycles = 400;
-    fit_to_mapped_link(spec, link.return_latency, link.lockstep_signals);
+    fit_to_mapped_link(spec, link);
     std::string error;
     auto library = DutLibrary::load(spec.config, sources, error);
     REQUIRE(library);
@@ -499,6 +542,9 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
     CHECK(error_for([](json& j) { j["sender"]["ports"].erase("credit_count"); }).find("role credit_count is not mapped") !=
           std::string::npos);
     CHECK(error_for([](json& j) { j["lockstep"] = {"send", "bogus"}; }).find("lockstep: unknown signal 'bogus'") !=
+          std::string::npos);
+    CHECK(error_for([](json& j) { j["credits_on_arrival"] = "yes"; })
+              .find(": credits_on_arrival: give true (your sender spends a credit in the cycle it arrives) or false") !=
           std::string::npos);
     CHECK(error_for([](json& j) { j["receiver"]["probes"] = {{"colour", "x"}}; }).find("probes: 'colour' is not a term") !=
           std::string::npos);

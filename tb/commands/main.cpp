@@ -149,7 +149,7 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
                 return bad_input(cmd.link_map + ": your link resets synchronously, so it cannot take the mid-run reset pulses: "
                                                 "drop --reset-every, --reset-sender-at and --reset-receiver-at");
             for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
-            fit_to_mapped_link(cmd.spec, link.return_latency, link.lockstep_signals);
+            fit_to_mapped_link(cmd.spec, link);
         }
         library = DutLibrary::load(cmd.spec.config, sources, load_error);
         if (library) dut = library->create(cmd.plusargs);

@@ -22,9 +22,10 @@ std::optional<std::string> mapped_link_refuses(const RunSpec& spec) {
     return std::nullopt;
 }
 
-void fit_to_mapped_link(RunSpec& spec, int return_latency, std::optional<uint32_t> lockstep_signals) {
-    spec.config.sync_stages = return_latency;
-    spec.lockstep_signals = lockstep_signals.value_or(mapped_link_lockstep_signals());
+void fit_to_mapped_link(RunSpec& spec, const MappedLink& link) {
+    spec.config.sync_stages = link.return_latency;
+    spec.config.credits_on_arrival = link.credits_on_arrival;
+    spec.lockstep_signals = link.lockstep_signals.value_or(mapped_link_lockstep_signals());
     // Full rate is a claim about the round trip: it stands only if B still covers the longer one.
     spec.declared_full_rate = spec.declared_full_rate &&
                               spec.config.buffer_slots >= full_rate_buffer(round_trip_cycles(spec.config), spec.config.batch);

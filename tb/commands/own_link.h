@@ -7,6 +7,7 @@
 #include <string>
 
 #include "link_run.h"
+#include "port_map.h"
 
 namespace creditloop {
 
@@ -20,8 +21,8 @@ uint32_t mapped_link_lockstep_signals();
 // flushes, policies, shared return path, late frees, recovery or faults), or nothing.
 std::optional<std::string> mapped_link_refuses(const RunSpec& spec);
 
-// `spec` made to fit: the return latency as SYNC, lockstep on `lockstep_signals` (default: the
-// interfaces' set above).
-void fit_to_mapped_link(RunSpec& spec, int return_latency, std::optional<uint32_t> lockstep_signals = std::nullopt);
+// `spec` made to fit the mapped `link`: its return latency as SYNC, credits usable on arrival
+// when its map says so, lockstep on its map's signals (default: the interfaces' set above).
+void fit_to_mapped_link(RunSpec& spec, const MappedLink& link);
 
 }  // namespace creditloop

@@ -169,7 +169,7 @@ int run_regression(const RegressCommand& command, const std::string& program,
                 ++skipped;
                 continue;
             }
-            fit_to_mapped_link(c.spec, link.return_latency, link.lockstep_signals);
+            fit_to_mapped_link(c.spec, link);
             c.seed_throughput.reset();   // the seeds' numbers are for their round trip, not this one
             kept.push_back(std::move(c));
         }

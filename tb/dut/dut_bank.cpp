@@ -100,7 +100,7 @@ std::string bank_ports_header(const std::vector<BankInstance>& instances) {
           << c.sync_stages << ", " << c.free_delay << ", " << (c.rtl_full_rate ? "true" : "false")
           << ", static_cast<ReturnPolicy>(" << static_cast<int>(c.policy) << "), " << c.low_credits << ", "
           << c.idle_cycles << ", " << c.flush_timeout << ", " << (c.recovery ? "true" : "false") << ", "
-          << c.total_bits << ", " << c.resend_period << "},\n";
+          << c.total_bits << ", " << c.resend_period << ", " << (c.credits_on_arrival ? "true" : "false") << "},\n";
     }
     h << "    };\n    return configs[index];\n}\n\n"
          "inline const char* bank_instance_name(int index) {\n"

@@ -265,6 +265,7 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
     if (auto e = patch_mapped_file(sources, mutant, where, link_map.sources); !e.empty()) return e;
     if (link_map.lockstep_signals) link.lockstep_signals = link_map.lockstep_signals;
     link.return_latency = link_map.return_latency;
+    link.credits_on_arrival = link_map.credits_on_arrival;
     const UserSources& user_sources = link_map.sources;
     const Side& tx = link_map.tx;
     const Side& rx = link_map.rx;

@@ -59,10 +59,12 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
 //   receiver: clock, reset, in_valid, in_data (from the link), out_valid, out_ready, out_data (to the
 //             consumer), credit_count [+ credit_valid] (credits it returns)
 // and "return_latency": the cycles the pair adds to the credit loop (the golden model gets them as
-// SYNC stages, so lockstep can compare what the interfaces show).
+// SYNC stages, so lockstep can compare what the interfaces show); "credits_on_arrival": true when
+// the sender spends a credit in the cycle it arrives (a bypass to ready: one cycle less).
 struct MappedLink {
     std::string sender, receiver;
     int return_latency = 0;
+    bool credits_on_arrival = false;
     // What lockstep compares ("lockstep": ["send", "pop", ...] in the map, observed_signals.def's
     // names; false: nothing); empty: the interfaces' default set (tb/commands/own_link.h).
     std::optional<uint32_t> lockstep_signals;

@@ -75,6 +75,7 @@ struct LinkMap {
     UserSources sources;
     Side tx, rx;
     int return_latency = 0;
+    bool credits_on_arrival = false;
     std::optional<uint32_t> lockstep_signals;   // as MappedLink's: set only when the map says
 };
 

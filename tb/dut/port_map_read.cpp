@@ -245,8 +245,9 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
     try {
         for (const auto& [key, value] : map.items())
             if (key != "block" && key != "sources" && key != "sender" && key != "receiver" && key != "return_latency" &&
-                key != "lockstep")
-                return where + ": unknown key '" + key + "' (block, sources, sender, receiver, return_latency, lockstep)";
+                key != "credits_on_arrival" && key != "lockstep")
+                return where + ": unknown key '" + key +
+                       "' (block, sources, sender, receiver, return_latency, credits_on_arrival, lockstep)";
         if (map.contains("lockstep")) {
             const json& l = map["lockstep"];
             if (l.is_boolean() && !l.get<bool>()) {
@@ -293,6 +294,11 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
             return where + ": return_latency must be 0..64 cycles";
         if (latency < 0 || latency > 64) return where + ": return_latency must be 0..64 cycles";
         out.return_latency = static_cast<int>(latency);
+        if (map.contains("credits_on_arrival")) {
+            if (!map["credits_on_arrival"].is_boolean())
+                return where + ": credits_on_arrival: give true (your sender spends a credit in the cycle it arrives) or false";
+            out.credits_on_arrival = map["credits_on_arrival"].get<bool>();
+        }
     } catch (const json::exception& e) {
         return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
     }

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "closed_forms.h"
+
 namespace creditloop {
 
 std::string describe(const RunSpec& spec) {
@@ -42,8 +44,7 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
     if (r.measured_round_trip)
         out << *r.measured_round_trip << " cycles measured (mean " << three_decimals(r.mean_round_trip) << ")";
     else out << "not measured (no credit came back)";
-    out << ", closed form 2L + 2" << (spec.config.sync_stages ? " + SYNC" : "")
-        << (spec.config.free_delay ? " + FREE_DELAY" : "") << " = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
+    out << ", closed form " << round_trip_form(spec.config) << " = " << r.closed_form_round_trip << "; full rate needs B >= RTT + K - 1 = "
         << r.full_rate_buffer << " (B = " << spec.config.buffer_slots << ")\n";
     if (r.credits_net_change != 0) {
         const uint64_t n = static_cast<uint64_t>(r.credits_net_change < 0 ? -r.credits_net_change : r.credits_net_change);
