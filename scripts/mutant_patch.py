@@ -50,9 +50,9 @@ def mutant_files(rtl=RTL):
 
 
 def example_mutant_files(examples):
-    """The example designs' mutants: <examples>/<design>/mutants/*.mutant, each a patch of a file of
-    <examples>/<design>/."""
-    return sorted(Path(examples).glob("*/mutants/*.mutant"))
+    """The example designs' mutants, <examples>/<design>/mutants/*.mutant, and their legal variants,
+    <examples>/<design>/variants/*.mutant: each a patch of a file of <examples>/<design>/."""
+    return sorted(Path(examples).glob("*/mutants/*.mutant")) + sorted(Path(examples).glob("*/variants/*.mutant"))
 
 
 def find(name, rtl=RTL):

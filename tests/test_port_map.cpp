@@ -139,6 +139,50 @@ TEST_CASE("each example counter's mutant is caught on its first cycle", "[rtl][o
     CHECK(rb.first_violation()->check == "conservation.total");
 }
 
+TEST_CASE("a counter whose ready depends on its valid makes no loop and passes, ready checked", "[rtl][own-rtl]") {
+    // Offered half the time, so cycles with no flit waiting (valid low, the ready silent) come
+    // between the sends. The offered 0.5 is below B / (RTT + K - 1) = 6 / 11 = 0.545, so every
+    // offered flit goes: a throughput of 0.5.
+    RunSpec vr;
+    vr.config = LinkConfig{4, 6, 2, 32};
+    vr.stimulus.flush_probability = 0.1;
+    std::string error;
+    vr.stimulus.traffic = *parse_traffic("bernoulli:0.5", error);
+    SwappedBlock swapped;
+    const RunResult r = run_with(example("vr_counter/vr_counter.map.json").string(), vr, swapped,
+                                 mutant("vr_counter/variants/vr_ready_after_valid.mutant"));
+    CHECK(r.passed);
+    CHECK(r.throughput == Approx(0.5).margin(0.03));
+}
+
+TEST_CASE("a model that cannot settle ends its run with a verdict, not an abort", "[rtl][own-rtl][mutant]") {
+    // The loop closes in cycle 0, the first with decr_valid high and credits available.
+    RunSpec vr;
+    vr.config = LinkConfig{4, 6, 2, 32};
+    SwappedBlock swapped;
+    const RunResult r = run_with(example("vr_counter/vr_counter.map.json").string(), vr, swapped,
+                                 mutant("vr_counter/mutants/vr_credit_counter_ready_loop.mutant"));
+    CHECK_FALSE(r.passed);
+    REQUIRE(r.first_violation());
+    CHECK(r.first_violation()->check == "rtl.fatal");
+    CHECK(r.first_violation()->cycle == 0u);
+    CHECK(r.first_violation()->detail.find("did not converge") != std::string::npos);
+    CHECK(r.first_violation()->detail.find("a combinational loop") != std::string::npos);
+    CHECK(r.cycles == 1u);   // the run ended in the cycle it stopped in
+    // From the command line: the summary, then FAILED and exit 1 (a check failed).
+    const std::string out = (fs::temp_directory_path() / ("creditloop_loop_" + std::to_string(::getpid()))).string();
+    const int status = std::system((creditloop::testing::build_dir() + "/creditloop run --counter " +
+                                    example("vr_counter/vr_counter.map.json").string() + " --L 4 --B 6 --K 2 --mutant " +
+                                    mutant("vr_counter/mutants/vr_credit_counter_ready_loop.mutant") + " >" + out + " 2>&1")
+                                       .c_str());
+    CHECK(WEXITSTATUS(status) == 1);
+    const std::string text = creditloop::testing::slurp(out);
+    INFO(text);
+    CHECK(text.find("first violation (the one that matters): cycle 0: rtl.fatal") != std::string::npos);
+    CHECK(text.find("FAILED") != std::string::npos);
+    fs::remove(out);
+}
+
 TEST_CASE("a map's values are expressions of B: one map, each B's own value", "[rtl][own-rtl]") {
     // init = B - 1 at every B: the counter starts one credit short, so the first cycle's total
     // is B - 1 of B (conservation's closed form), whatever B is; withhold = B - B holds nothing.
@@ -226,7 +270,6 @@ RunResult run_link_map(const std::string& map, RunSpec spec, const std::string& 
     return run_link(dut.get(), spec);
 }
 
-// The example link's map declaring no return latency (the receiver adds one) and no lockstep.
 // The bypassing sender's map with credits_on_arrival as `on_arrival` says.
 std::string bypass_map(bool on_arrival) {
     json j = json::parse(std::ifstream(example("bypass_link/bypass_link.map.json")));
@@ -235,6 +278,7 @@ std::string bypass_map(bool on_arrival) {
     return write_scratch(j, "creditloop_link_");
 }
 
+// The example link's map declaring no return latency (the receiver adds one) and no lockstep.
 std::string wrong_latency_map() {
     json j = json::parse(std::ifstream(example("link/link.map.json")));
     for (auto& f : j["sources"]["files"]) f = example("link/" + f.get<std::string>()).string();
@@ -280,6 +324,8 @@ void prebuild_own_rtl() {
     for (int k : {1, 2, 4, 6, 8, 12}) counter(vr, LinkConfig{4, 12, k, 32});   // the regression's seed000/ cases
     counter(occupancy, LinkConfig{4, 5, 1, 32}, mutant("occupancy_counter/mutants/occupancy_credit_counter_leak.mutant"));
     counter(vr, LinkConfig{4, 6, 2, 32}, mutant("vr_counter/mutants/vr_credit_counter_drop.mutant"));
+    counter(vr, LinkConfig{4, 6, 2, 32}, mutant("vr_counter/variants/vr_ready_after_valid.mutant"));
+    counter(vr, LinkConfig{4, 6, 2, 32}, mutant("vr_counter/mutants/vr_credit_counter_ready_loop.mutant"));
     for (int b : {6, 9}) counter(short_start_map(), LinkConfig{4, b, 2, 32});
     link(link_map());
     link(link_map(), mutant("link/mutants/cbfc_tx_leak.mutant"));
@@ -580,6 +626,34 @@ TEST_CASE("a whole link of your own (rtl option) takes include directories, defi
     CHECK(text.find("module credit_link") != std::string::npos);
     CHECK(text.find("not_verilog") == std::string::npos);
     CHECK(text.find("module creditloop_extra_block") != std::string::npos);   // from the file list
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a map's file list names every file, its paths from the list's own folder", "[own-rtl][rtl-sources]") {
+    // The list in a folder of its own, naming the example counter by a path relative to that
+    // folder; the map beside it gives no files. Read from another current folder, it still finds
+    // the file (Verilator's -F), and paths it prints are clean.
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_lists_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "lists");
+    const fs::path counter = example("vr_counter/vr_credit_counter.sv");
+    std::ofstream(dir / "lists" / "rtl.f") << fs::relative(counter, dir / "lists").string() << "\n";
+    json j = json::parse(std::ifstream(example("vr_counter/vr_counter.map.json")));
+    j["sources"] = {{"file_lists", {"lists/../lists/rtl.f"}}, {"incdirs", {example("include").string()}}};
+    const fs::path map = dir / "m.json";
+    std::ofstream(map) << j.dump(2);
+    const fs::path here = fs::current_path();
+    fs::current_path(fs::temp_directory_path());
+    const std::string error = swap_error(map.string());
+    fs::current_path(here);
+    CHECK(error.empty());
+    j["sources"]["file_lists"] = {"lists/../lists/none.f"};
+    std::ofstream(map) << j.dump(2);
+    CHECK(swap_error(map.string()) == "--counter " + map.string() + ": file list " + (dir / "lists" / "none.f").string() + " not found");
+    j["sources"] = {{"files", json::array()}};
+    std::ofstream(map) << j.dump(2);
+    CHECK(swap_error(map.string()).find("no \"sources\": {\"files\": [...]} or {\"file_lists\": [...]} naming your RTL") !=
+          std::string::npos);
     fs::remove_all(dir);
 }
 

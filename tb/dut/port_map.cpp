@@ -163,7 +163,11 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
           << "  // The user's ports are as wide as their parameters make them at each B: every connection\n"
           << "  // here is unsized, and Verilator widens or narrows it (WIDTH is expected, not a finding).\n"
           << "  /* verilator lint_off WIDTH */\n";
-        const std::string can = roles.count("can_send") ? "user_can_send" : "(credits != '0)";
+        // A ready of a valid/ready handshake answers only while valid asks (it may depend on it):
+        // with no flit waiting, "can send" is the count's.
+        const std::string can = !roles.count("can_send")     ? "(credits != '0)"
+                                : roles["send"].valid.empty() ? "user_can_send"
+                                                              : "(want_send[0] ? user_can_send : credits != '0)";
         if (roles.count("can_send")) w << "  logic user_can_send;\n";
         if (roles.count("credits")) w << "  logic [31:0] user_credits;\n";
         w << "  assign can_send = " << can << ";\n  assign do_send = want_send[0] && can_send;\n";
@@ -187,7 +191,10 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         if (send.valid.empty()) {
             connections.push_back("." + send.port + "(do_send)");
         } else {
-            connections.push_back("." + send.valid + "(do_send)");
+            // With a ready (can_send), a valid/ready handshake: valid asks whatever ready says, so a
+            // ready that depends on valid makes no loop, and the send is valid && ready. Without
+            // one, the valid is the take itself.
+            connections.push_back("." + send.valid + (roles.count("can_send") ? "(want_send[0])" : "(do_send)"));
             connections.push_back("." + send.port + "(1)");
         }
         const Role& ret = roles["credit_return"];

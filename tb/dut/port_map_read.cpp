@@ -79,7 +79,9 @@ bool whole_value(const json& value, long& out) {
 }
 
 std::string read_sources(const json& src, const fs::path& base, const std::string& where, UserSources& out) {
-    if (!src.contains("files") || src["files"].empty()) return where + ": no \"sources\": {\"files\": [...]} naming your RTL";
+    const auto listed = [&](const char* key) { return src.contains(key) && !src[key].empty(); };
+    if (!listed("files") && !listed("file_lists"))
+        return where + ": no \"sources\": {\"files\": [...]} or {\"file_lists\": [...]} naming your RTL";
     for (const auto& [key, value] : src.items())
         if (key != "files" && key != "incdirs" && key != "defines" && key != "file_lists" && key != "top")
             return where + ": sources: unknown key '" + key + "' (files, incdirs, defines, file_lists, top)";
@@ -89,20 +91,23 @@ std::string read_sources(const json& src, const fs::path& base, const std::strin
     std::error_code ec;
     const json incdirs = src.value("incdirs", json::array()), defines = src.value("defines", json::object()),
                lists = src.value("file_lists", json::array());
+    // Every path as written, resolved from the map's folder and printed clean (no "a/../b").
     for (const auto& dir : incdirs) {
-        const fs::path d = base / dir.get<std::string>();
+        const fs::path d = (base / dir.get<std::string>()).lexically_normal();
         if (!fs::is_directory(d, ec)) return where + ": include directory " + d.string() + " not found";
         out.args.push_back("+incdir+" + d.string());
     }
     for (const auto& [name, value] : defines.items())
         out.args.push_back("+define+" + name + (value.is_null() ? "" : "=" + (value.is_string() ? value.get<std::string>() : value.dump())));
+    // A list's own relative paths resolve from the list's folder, as everything a map names
+    // resolves from where it is written: Verilator's -F (its -f would take the current folder).
     for (const auto& list : lists) {
-        const fs::path f = base / list.get<std::string>();
+        const fs::path f = (base / list.get<std::string>()).lexically_normal();
         if (!fs::is_regular_file(f, ec)) return where + ": file list " + f.string() + " not found";
-        out.args.insert(out.args.end(), {"-f", f.string()});
+        out.args.insert(out.args.end(), {"-F", f.string()});
     }
-    for (const auto& file : src["files"]) {
-        const fs::path f = base / file.get<std::string>();
+    for (const auto& file : src.value("files", json::array())) {
+        const fs::path f = (base / file.get<std::string>()).lexically_normal();
         if (!fs::is_regular_file(f, ec)) return where + ": RTL file " + f.string() + " not found";
         out.files.push_back(f.string());
     }
@@ -182,8 +187,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
                 return where + ": unknown key '" + key + "' (known: block, sources, parameters, ports, ties)";
         if (map.value("block", "credit_counter") != "credit_counter")
             return where + ": block '" + map.value("block", "") + "': only credit_counter takes a map for now";
-        if (!map.contains("sources") || !map["sources"].contains("files") || map["sources"]["files"].empty())
-            return where + ": no \"sources\": {\"files\": [...]} naming your RTL";
+        if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
 
         // ---- sources, as Verilator takes them
         if (auto e = read_sources(map["sources"], base, where, out.sources); !e.empty()) return e;

@@ -142,7 +142,6 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     const std::vector<ViolationLog*> logs(boards.begin(), boards.end());
 
     std::array<uint64_t, kMaxChannels> model_flits{};
-    if (dut) dut->reset();
     ChannelObservation rtl_obs;
     run_cycles(dut, spec.cycles, options, logs, result, [&](uint64_t cycle) {
         ChannelInputs in = stimulus.next(cycle);

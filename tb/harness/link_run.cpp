@@ -111,7 +111,6 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     uint64_t reported_total = 0;
     for (RunHooks* hook : options.hooks) hook->pre_run(spec);
 
-    if (dut) dut->reset();
     Observation rtl_obs;
     std::memset(static_cast<void*>(&rtl_obs), 0, sizeof rtl_obs);   // padding too: lockstep compares the bytes first
     uint64_t model_window_sends = 0;

@@ -13,6 +13,7 @@
 #include "faults.h"
 #include "interrupt.h"
 #include "scoreboard.h"
+#include "verilated_fatal.h"
 
 namespace creditloop {
 
@@ -33,6 +34,7 @@ struct RunVerdict {
     uint64_t violation_count = 0;
     std::optional<uint64_t> first_violation_cycle;
     std::optional<uint64_t> rtl_assertion_cycle;   // first failed RTL assertion
+    std::optional<Violation> rtl_fatal;     // the verilated model stopped (VerilatedFatal): the run ended there
     std::vector<InjectedFault> faults;      // every fault injected, in order
     uint64_t return_messages = 0;           // messages that reached the sender (faulted or not)
     std::string trace_error;                // the waves could not be written (a full disk): what went wrong
@@ -49,33 +51,45 @@ struct LoopOptions {
     std::optional<uint64_t> stop_after_violation;
 };
 
-// Run `one_cycle(cycle)` for up to `cycles` cycles on `dut` (nullptr: the model alone): the waves
-// open at options.trace_from and close at the end, Ctrl-C stops within 4,096 cycles, and the run
-// ends options.stop_after_violation cycles after any of `boards` first fails. Sets the verdict's
-// cycles, interrupted and trace_error (the first waves error, also passed to `on_trace_error`).
+// The violation rtl.fatal for a fatal error of the verilated model in `cycle`, in the user's
+// terms: what stopped it, where Verilator says, and for a loop that does not settle its likely
+// causes.
+Violation fatal_violation(uint64_t cycle, const VerilatedFatal& fatal);
+
+// Reset `dut` (nullptr: the model alone), then run `one_cycle(cycle)` for up to `cycles` cycles:
+// the waves open at options.trace_from and close at the end, Ctrl-C stops within 4,096 cycles,
+// and the run ends options.stop_after_violation cycles after any of `boards` first fails. Sets
+// the verdict's cycles, interrupted and trace_error (the first waves error, also passed to
+// `on_trace_error`). A fatal error of the verilated model ends the run in its cycle (rtl_fatal).
 template <class Dut, class Cycle, class TraceError>
 void run_cycles(Dut* dut, uint64_t cycles, const LoopOptions& options, const std::vector<ViolationLog*>& boards,
                 RunVerdict& verdict, Cycle&& one_cycle, TraceError&& on_trace_error) {
     std::optional<uint64_t> stop_at;
     uint64_t cycle = 0;
-    for (; cycle < cycles; ++cycle) {
-        if (dut && !options.trace_path.empty() && cycle == options.trace_from) {
-            verdict.trace_error = dut->open_trace(options.trace_path);
-            if (!verdict.trace_error.empty()) on_trace_error(verdict.trace_error);
+    try {
+        if (dut) dut->reset();
+        for (; cycle < cycles; ++cycle) {
+            if (dut && !options.trace_path.empty() && cycle == options.trace_from) {
+                verdict.trace_error = dut->open_trace(options.trace_path);
+                if (!verdict.trace_error.empty()) on_trace_error(verdict.trace_error);
+            }
+            // Ctrl-C: stop within a few thousand cycles (the check costs nothing in between).
+            if ((cycle & 4095) == 0 && interrupt_requested()) {
+                verdict.interrupted = true;
+                break;
+            }
+            one_cycle(cycle);
+            if (options.stop_after_violation && !stop_at &&
+                std::any_of(boards.begin(), boards.end(), [](const ViolationLog* b) { return !b->ok(); }))
+                stop_at = cycle + *options.stop_after_violation;
+            if (stop_at && cycle >= *stop_at) {
+                ++cycle;
+                break;
+            }
         }
-        // Ctrl-C: stop within a few thousand cycles (the check costs nothing in between).
-        if ((cycle & 4095) == 0 && interrupt_requested()) {
-            verdict.interrupted = true;
-            break;
-        }
-        one_cycle(cycle);
-        if (options.stop_after_violation && !stop_at &&
-            std::any_of(boards.begin(), boards.end(), [](const ViolationLog* b) { return !b->ok(); }))
-            stop_at = cycle + *options.stop_after_violation;
-        if (stop_at && cycle >= *stop_at) {
-            ++cycle;
-            break;
-        }
+    } catch (const VerilatedFatal& fatal) {
+        verdict.rtl_fatal = fatal_violation(cycle, fatal);
+        if (cycle < cycles) ++cycle;   // the cycle it happened in was run, as far as it went
     }
     verdict.cycles = cycle;
     for (ViolationLog* board : boards) board->finish();

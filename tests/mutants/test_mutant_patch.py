@@ -79,10 +79,11 @@ with tempfile.TemporaryDirectory() as tmp:
     copy = Path(tmp) / "checkout" / "rtl"
     shutil.copytree(ROOT / "rtl", copy)
     shutil.copytree(ROOT / "examples", copy.parent / "examples")
-    examples = sorted((ROOT / "examples" / "own_rtl").glob("*/mutants/*.mutant"))
+    examples = sorted((ROOT / "examples" / "own_rtl").glob("*/mutants/*.mutant")) + \
+        sorted((ROOT / "examples" / "own_rtl").glob("*/variants/*.mutant"))
     code, out = check(copy, *(sys.argv[1:2] and ["--cli", sys.argv[1]]))
     expect("every mutant of the checkout applies and changes only its marked lines", code == 0, out)
-    expect("the examples' mutants are among those checked", examples and f"({len(examples)} of the examples)" in out, out)
+    expect("the examples' mutants and variants are among those checked", examples and f"({len(examples)} of the examples)" in out, out)
 
     # Break one live block under the checkout's mutants: the check names the mutant.
     counter = copy / "credit_counter.sv"
