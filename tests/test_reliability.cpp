@@ -23,11 +23,15 @@
 #include <pugixml.hpp>
 
 #include "mutant_patch.h"
+#include "regression.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
 using creditloop::testing::build_dir;
 using creditloop::testing::slurp;
+using creditloop::adopt_rtl_options;
+using creditloop::RegressCommand;
+using creditloop::rtl_arguments;
 
 namespace {
 
@@ -259,6 +263,9 @@ TEST_CASE("SIGTERM or Ctrl-C in a regression leaves a valid JUnit file, no half-
         pugi::xml_document doc;
         REQUIRE(doc.load_file(junit.c_str()));
         const auto suite = doc.child("testsuites").child("testsuite");
+        // The RTL it ran on (creditloop's own: no options), for a rerun.
+        CHECK(std::string(suite.child("properties").find_child_by_attribute("property", "name", "rtl.arguments")
+                              .attribute("value").as_string()) == "[]");
         const auto all = verdicts(junit);
         size_t passed = 0, interrupted = 0, skipped = 0;
         for (const auto& v : all) {
@@ -288,6 +295,33 @@ TEST_CASE("SIGTERM or Ctrl-C in a regression leaves a valid JUnit file, no half-
         CHECK(other.exit_code == 2);
         CHECK(other.err.find("SEED=1") != std::string::npos);
     }
+}
+
+TEST_CASE("a rerun of what did not pass runs on the RTL of the run it reruns", "[fast][reliability]") {
+    Scratch s("rerun_rtl");
+    const std::string junit = s / "results.xml";
+    std::ofstream(junit) << R"(<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="creditloop.sim"><properties>)"
+                            R"(<property name="seed" value="1"/>)"
+                            R"(<property name="rtl.arguments" value='["--link","my link.map.json","--mutant","leak.mutant"]'/>)"
+                            R"(</properties></testsuite></testsuites>)";
+    // None given: that run's, a path with a space kept whole.
+    RegressCommand none;
+    CHECK(adopt_rtl_options(none, junit).empty());
+    CHECK(none.link_map == "my link.map.json");
+    CHECK(none.mutant == "leak.mutant");
+    CHECK(rtl_arguments(none) == std::vector<std::string>{"--link", "my link.map.json", "--mutant", "leak.mutant"});
+    // The same given: nothing to say.
+    RegressCommand same;
+    same.link_map = "my link.map.json";
+    same.mutant = "leak.mutant";
+    CHECK(adopt_rtl_options(same, junit).empty());
+    // Others given: refused, naming both.
+    RegressCommand other;
+    other.counter_file = "c.json";
+    CHECK(adopt_rtl_options(other, junit) ==
+          junit + " was run on --link my link.map.json --mutant leak.mutant, not --counter c.json: rerun with the same RTL "
+                  "options, or with none to take that run's");
+    CHECK(other.link_map.empty());
 }
 
 TEST_CASE("two regressions at once share the cache of verilated configurations", "[rtl][concurrent]") {

@@ -68,8 +68,14 @@ int run_regression(const RegressCommand& command, const std::string& program) {
     return run_regression(command, program, regression_cases(command.seed));
 }
 
-int run_regression(const RegressCommand& command, const std::string& program,
-                   std::vector<RegressionCase> all_cases) {
+int run_regression(const RegressCommand& given, const std::string& program, std::vector<RegressionCase> all_cases) {
+    RegressCommand command = given;
+    if (!command.rerun_failed.empty()) {
+        if (const std::string problem = adopt_rtl_options(command, command.rerun_failed); !problem.empty()) {
+            std::cerr << "creditloop: " << problem << "\n";
+            return 2;
+        }
+    }
     std::vector<RegressionCase> cases;
     for (auto& c : all_cases)
         if (name_matches(c.name, command.filter)) cases.push_back(std::move(c));

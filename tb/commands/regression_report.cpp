@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
 #include "channels_command.h"
@@ -21,19 +22,29 @@ namespace creditloop {
 
 using namespace regression_detail;
 
+std::vector<std::string> rtl_arguments(const RegressCommand& command) {
+    std::vector<std::string> out;
+    const auto add = [&](const char* option, const std::string& value) {
+        if (!value.empty()) out.insert(out.end(), {option, value});
+    };
+    add("--rtl", command.rtl_dir);
+    for (const auto& d : command.rtl_options.incdirs) add("--incdir", d);
+    for (const auto& d : command.rtl_options.defines) add("--define", d);
+    for (const auto& f : command.rtl_options.file_lists) add("--file-list", f);
+    add("--counter", command.counter_file);
+    add("--return", command.return_file);
+    add("--link", command.link_map);
+    add("--mutant", command.mutant);
+    if (command.werror) out.push_back("--werror");
+    return out;
+}
+
 namespace {
 
 // The options that pick the RTL, for rerun lines.
 std::string dut_arguments(const RegressCommand& command) {
     std::string out;
-    if (!command.rtl_dir.empty()) out += " --rtl " + command.rtl_dir;
-    for (const auto& d : command.rtl_options.incdirs) out += " --incdir " + d;
-    for (const auto& d : command.rtl_options.defines) out += " --define " + d;
-    for (const auto& f : command.rtl_options.file_lists) out += " --file-list " + f;
-    if (!command.counter_file.empty()) out += " --counter " + command.counter_file;
-    if (!command.return_file.empty()) out += " --return " + command.return_file;
-    if (!command.link_map.empty()) out += " --link " + command.link_map;
-    if (!command.mutant.empty()) out += " --mutant " + command.mutant;
+    for (const auto& arg : rtl_arguments(command)) out += " " + arg;
     return out;
 }
 
@@ -84,6 +95,8 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
     property(suite_properties, "seed", std::to_string(command.seed));
     property(suite_properties, "filter", command.filter);
     property(suite_properties, "tests.total", std::to_string(selected));
+    // The RTL the run checked (a JSON list of options), so RERUN=failed reruns it on the same RTL.
+    property(suite_properties, "rtl.arguments", nlohmann::json(rtl_arguments(command)).dump());
     if (command.shards) property(suite_properties, "shard", std::to_string(command.shard) + "/" + std::to_string(command.shards));
     if (interrupt_requested()) property(suite_properties, "interrupted", signal_name(interrupt_signal()));
     // The functional coverage totals; every bin with its count is in the JSON named here.
@@ -169,6 +182,46 @@ std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, st
         out.insert(classname + "/" + test.attribute("name").as_string());
     }
     return out;
+}
+
+std::string adopt_rtl_options(RegressCommand& command, const std::string& junit) {
+    pugi::xml_document doc;
+    if (!doc.load_file(junit.c_str())) return "";   // tests_to_rerun names the problem
+    const std::string text = doc.child("testsuites")
+                                 .child("testsuite")
+                                 .child("properties")
+                                 .find_child_by_attribute("property", "name", "rtl.arguments")
+                                 .attribute("value")
+                                 .as_string();
+    if (text.empty()) return "";
+    std::vector<std::string> earlier;
+    try {
+        earlier = nlohmann::json::parse(text).get<std::vector<std::string>>();
+    } catch (const nlohmann::json::exception&) {
+        return junit + ": its rtl.arguments property is not a JSON list of options: rerun make sim whole";
+    }
+    const auto given = rtl_arguments(command);
+    const auto joined = [](const std::vector<std::string>& args) {
+        std::string out;
+        for (const auto& a : args) out += (out.empty() ? "" : " ") + a;
+        return out.empty() ? std::string("creditloop's own RTL") : out;
+    };
+    if (!given.empty() && given != earlier)
+        return junit + " was run on " + joined(earlier) + ", not " + joined(given) +
+               ": rerun with the same RTL options, or with none to take that run's";
+    if (earlier.empty() || !given.empty()) return "";
+    ParseError error;
+    const auto parsed = parse_regress(earlier, error);
+    if (!parsed) return junit + ": its RTL options (" + joined(earlier) + ") no longer parse: rerun make sim whole";
+    command.rtl_dir = parsed->rtl_dir;
+    command.rtl_options = parsed->rtl_options;
+    command.counter_file = parsed->counter_file;
+    command.return_file = parsed->return_file;
+    command.link_map = parsed->link_map;
+    command.mutant = parsed->mutant;
+    command.werror = parsed->werror;
+    std::cout << "creditloop regress: on the RTL of that run: " << joined(earlier) << "\n";
+    return "";
 }
 
 namespace regression_detail {
