@@ -297,6 +297,30 @@ TEST_CASE("SIGTERM or Ctrl-C in a regression leaves a valid JUnit file, no half-
     }
 }
 
+TEST_CASE("a failing run leaves waves around its first violation and a rerun line that replays it", "[rtl][waves][reliability]") {
+    Scratch s("run_evidence");
+    const std::string here = "cd " + s.dir.string() + " && ";
+    const Outcome failed = cli("run --mutant credit_counter_ifelse_leak --L 2 --B 4 --cycles 2000", s, here);
+    CHECK(failed.exit_code == 1);
+    // The counter drops a credit at the edge ending cycle 6 (the README's transcript): found in
+    // cycle 7, so the window starts at cycle 0 (200 cycles before, clamped).
+    const std::string first = "first violation (the one that matters): cycle 7: conservation.total";
+    CHECK(failed.out.find(first) != std::string::npos);
+    CHECK(failed.out.find("waves: gtkwave waves/run_L2_B4_K1_W32_seed1.vcd waves/run_L2_B4_K1_W32_seed1.gtkw   (cycles 0 on)") !=
+          std::string::npos);
+    CHECK(fs::file_size(s.dir / "waves" / "run_L2_B4_K1_W32_seed1.vcd") > 0);
+    CHECK(fs::exists(s.dir / "waves" / "run_L2_B4_K1_W32_seed1.gtkw"));
+    // The rerun line, run as printed from the same folder: the same first violation.
+    const auto at = failed.out.find("rerun: ");
+    REQUIRE(at != std::string::npos);
+    const std::string rerun = failed.out.substr(at + 7, failed.out.find('\n', at) - at - 7);
+    CHECK(rerun.find(" --mutant credit_counter_ifelse_leak") != std::string::npos);
+    const std::string out = s / "rerun.out";
+    const int status = std::system(("sh -c '" + here + rerun + " >" + out + " 2>/dev/null'").c_str());
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(slurp(out).find(first) != std::string::npos);
+}
+
 TEST_CASE("a rerun of what did not pass runs on the RTL of the run it reruns", "[fast][reliability]") {
     Scratch s("rerun_rtl");
     const std::string junit = s / "results.xml";

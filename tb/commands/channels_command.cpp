@@ -123,7 +123,7 @@ int run_channel_systemc(const ChannelRunCommand& cmd) {
 
 }  // namespace
 
-int run_channel_command(const ChannelRunCommand& cmd) {
+int run_channel_command(const ChannelRunCommand& cmd, const std::string& program) {
     set_log_level(cmd.log_level);
     if (cmd.systemc) return run_channel_systemc(cmd);
     std::unique_ptr<ChannelLibrary> library;
@@ -161,13 +161,23 @@ int run_channel_command(const ChannelRunCommand& cmd) {
         library = ChannelLibrary::load(wanted, sources, load_error);
         if (library) dut = library->create(cmd.plusargs);
     }
-    ChannelRunOptions options;
-    options.trace_path = cmd.waves;
+    std::string rerun = program + " run " + channel_run_arguments(cmd.spec);
+    if (!cmd.rtl_dir.empty()) rerun += " --rtl " + cmd.rtl_dir;
+    if (!cmd.mutant.empty()) rerun += " --mutant " + cmd.mutant;
+    if (cmd.model_only) rerun += " --model";
     return checked_run(
-        cmd, library, load_error, [&] { return run_channels(dut.get(), cmd.spec, options); },
+        cmd, library, load_error, cmd.spec.config.key() + "_seed" + std::to_string(cmd.spec.seed), rerun,
+        [&](const std::string& trace, uint64_t from, bool replay) {
+            ChannelRunOptions options;
+            options.trace_path = trace;
+            options.trace_from = from;
+            if (!replay) return run_channels(dut.get(), cmd.spec, options);
+            options.stop_after_violation = 20;
+            return run_channels(library->create(cmd.plusargs).get(), cmd.spec, options);
+        },
         [&](const ChannelRunResult& r) { return cmd.json ? channel_json(cmd.spec, r) + "\n" : channel_summary(cmd.spec, r); },
-        [&](const ChannelRunResult& r, const ChannelLibrary& lib) {
-            return write_channel_gtkw(cmd.waves, cmd.spec.config, lib.trace_scope(), r.first_violation());
+        [&](const ChannelRunResult& r, const ChannelLibrary& lib, const std::string& waves, uint64_t) {
+            return write_channel_gtkw(waves, cmd.spec.config, lib.trace_scope(), r.first_violation());
         });
 }
 

@@ -34,7 +34,7 @@ std::string channel_run_arguments(const ChannelRunSpec& spec);
 std::optional<std::string> channel_systemc_refuses(const ChannelRunCommand& cmd);
 // The argv that runs `spec` on the SystemC harness `harness` (add --json for the JSON).
 std::vector<std::string> channel_systemc_command(const std::string& harness, const ChannelRunSpec& spec);
-int run_channel_command(const ChannelRunCommand& cmd);
+int run_channel_command(const ChannelRunCommand& cmd, const std::string& program = "creditloop");
 
 // A human summary of a channel run: per channel and per pool, every scoreboard, the verdict.
 std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& result);

@@ -64,6 +64,26 @@ std::optional<MutantsCommand> parse_mutants(const std::vector<std::string>& args
 // The `creditloop run ...` arguments that reproduce `spec` exactly.
 std::string run_arguments(const RunSpec& spec);
 
+// The options that pick the RTL of a run or a regression (--rtl, --incdir, --define,
+// --file-list, --counter, --return, --link, --mutant, --werror), as arguments.
+template <class Command>
+std::vector<std::string> rtl_arguments(const Command& command) {
+    std::vector<std::string> out;
+    const auto add = [&](const char* option, const std::string& value) {
+        if (!value.empty()) out.insert(out.end(), {option, value});
+    };
+    add("--rtl", command.rtl_dir);
+    for (const auto& d : command.rtl_options.incdirs) add("--incdir", d);
+    for (const auto& d : command.rtl_options.defines) add("--define", d);
+    for (const auto& f : command.rtl_options.file_lists) add("--file-list", f);
+    add("--counter", command.counter_file);
+    add("--return", command.return_file);
+    add("--link", command.link_map);
+    add("--mutant", command.mutant);
+    if (command.werror) out.push_back("--werror");
+    return out;
+}
+
 // The SystemC harness runs the checkout's RTL only: the options it cannot take, named, or nothing.
 std::optional<std::string> systemc_refuses(const RunCommand& cmd);
 // The command line that runs `spec` on the SystemC harness at `harness` (an executable).

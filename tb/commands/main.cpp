@@ -78,7 +78,7 @@ int run_systemc(const RunCommand& cmd) {
     return hand_over_to_systemc(harness, error, systemc_command(harness, cmd.spec), cmd.json, cmd.log_level);
 }
 
-int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to the link
+int run_command(RunCommand cmd, const std::string& program) {   // a copy: a mapped link fits its spec to the link
     set_log_level(cmd.log_level);   // a level CLI11 checked
     if (cmd.systemc) return run_systemc(cmd);
     std::unique_ptr<DutLibrary> library;
@@ -154,13 +154,22 @@ int run_command(RunCommand cmd) {   // a copy: a mapped link fits its spec to th
         library = DutLibrary::load(cmd.spec.config, sources, load_error);
         if (library) dut = library->create(cmd.plusargs);
     }
-    RunOptions options;
-    options.trace_path = cmd.waves;
+    std::string rerun = program + " run " + run_arguments(cmd.spec);
+    for (const auto& arg : rtl_arguments(cmd)) rerun += " " + arg;
+    if (cmd.model_only) rerun += " --model";
     return checked_run(
-        cmd, library, load_error, [&] { return run_link(dut.get(), cmd.spec, options); },
+        cmd, library, load_error, cmd.spec.config.key() + "_seed" + std::to_string(cmd.spec.stimulus.seed), rerun,
+        [&](const std::string& trace, uint64_t from, bool replay) {
+            RunOptions options;
+            options.trace_path = trace;
+            options.trace_from = from;
+            if (!replay) return run_link(dut.get(), cmd.spec, options);
+            options.stop_after_violation = 20;
+            return run_link(library->create(cmd.plusargs).get(), cmd.spec, options);
+        },
         [&](const RunResult& r) { return cmd.json ? run_json(cmd.spec, r) + "\n" : run_summary(cmd.spec, r); },
-        [&](const RunResult& r, const DutLibrary& lib) {
-            return write_gtkw(cmd.waves, cmd.spec.config, lib.trace_scope(), r.first_violation(), 0);
+        [&](const RunResult& r, const DutLibrary& lib, const std::string& waves, uint64_t from) {
+            return write_gtkw(waves, cmd.spec.config, lib.trace_scope(), r.first_violation(), from);
         });
 }
 
@@ -178,14 +187,14 @@ int main(int argc, char** argv) {
     if (sub == "run" && is_channel_run(args)) {
         auto cmd = parse_channel_run(args, error);
         if (!cmd) return parse_failed(error);
-        return run_channel_command(*cmd);
+        return run_channel_command(*cmd, program_path(argv[0]));
     }
     if (sub == "hol") return run_hol(args);
     if (sub == "faults") return run_faults(args);
     if (sub == "run") {
         auto cmd = parse_run(args, error);
         if (!cmd) return parse_failed(error);
-        return run_command(*cmd);
+        return run_command(*cmd, program_path(argv[0]));
     }
     if (sub == "regress") {
         auto cmd = parse_regress(args, error);

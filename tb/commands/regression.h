@@ -50,9 +50,6 @@ std::string channel_systemc_disagreement(const ChannelRunSpec& spec, const Chann
 // not run), by name; `problem` says why none can be read (a missing file, another seed).
 std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, std::string& problem);
 
-// The options that pick the RTL (--rtl, --incdir, --define, --file-list, --counter, --return,
-// --link, --mutant, --werror), as arguments.
-std::vector<std::string> rtl_arguments(const RegressCommand& command);
 // RERUN=failed on the same RTL: an earlier JUnit file's RTL options (its rtl.arguments property)
 // taken into `command` when it gives none; "" or why not (it gives different ones).
 std::string adopt_rtl_options(RegressCommand& command, const std::string& junit);

@@ -22,23 +22,6 @@ namespace creditloop {
 
 using namespace regression_detail;
 
-std::vector<std::string> rtl_arguments(const RegressCommand& command) {
-    std::vector<std::string> out;
-    const auto add = [&](const char* option, const std::string& value) {
-        if (!value.empty()) out.insert(out.end(), {option, value});
-    };
-    add("--rtl", command.rtl_dir);
-    for (const auto& d : command.rtl_options.incdirs) add("--incdir", d);
-    for (const auto& d : command.rtl_options.defines) add("--define", d);
-    for (const auto& f : command.rtl_options.file_lists) add("--file-list", f);
-    add("--counter", command.counter_file);
-    add("--return", command.return_file);
-    add("--link", command.link_map);
-    add("--mutant", command.mutant);
-    if (command.werror) out.push_back("--werror");
-    return out;
-}
-
 namespace {
 
 // The options that pick the RTL, for rerun lines.

@@ -30,4 +30,14 @@ void print_run_report(const RunOutput& out, const std::string& report, const std
     std::cout << "waves: gtkwave " << out.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
 }
 
+std::string failure_waves_path(const std::string& waves_dir, const std::string& name, bool fst, std::string& error) {
+    std::error_code ec;
+    fs::create_directories(waves_dir, ec);
+    if (ec) {
+        error = "cannot make " + waves_dir + ": " + ec.message();
+        return "";
+    }
+    return (fs::path(waves_dir) / ("run_" + name + (fst ? ".fst" : ".vcd"))).string();
+}
+
 }  // namespace creditloop

@@ -39,12 +39,19 @@ public:
         context_->traceEverOn(true);
         top_ = std::make_unique<Top>(context_.get(), top_name);
     }
-    ~VerilatedTop() { finish(); }
+    // The model is torn down under its own context: Verilator's scopes erase themselves from the
+    // thread's current one, which is whichever model ran last (another run's, maybe gone).
+    ~VerilatedTop() {
+        finish();
+        Verilated::threadContextp(context_.get());
+        top_.reset();
+    }
 
     // The trace closed and the design's final blocks run, once (before its coverage is written).
     void finish() {
         if (finished_) return;
         finished_ = true;
+        Verilated::threadContextp(context_.get());
         close_trace();
         top_->final();
     }
