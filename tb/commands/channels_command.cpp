@@ -167,13 +167,8 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
     if (cmd.model_only) rerun += " --model";
     return checked_run(
         cmd, library, load_error, cmd.spec.config.key() + "_seed" + std::to_string(cmd.spec.seed), rerun,
-        [&](const std::string& trace, uint64_t from, bool replay) {
-            ChannelRunOptions options;
-            options.trace_path = trace;
-            options.trace_from = from;
-            if (!replay) return run_channels(dut.get(), cmd.spec, options);
-            options.stop_after_violation = 20;
-            return run_channels(library->create(cmd.plusargs).get(), cmd.spec, options);
+        [&](const LoopOptions& loop, bool replay) {
+            return run_channels(replay ? library->create(cmd.plusargs).get() : dut.get(), cmd.spec, loop);
         },
         [&](const ChannelRunResult& r) { return cmd.json ? channel_json(cmd.spec, r) + "\n" : channel_summary(cmd.spec, r); },
         [&](const ChannelRunResult& r, const ChannelLibrary& lib, const std::string& waves, uint64_t) {

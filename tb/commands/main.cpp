@@ -159,13 +159,10 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
     if (cmd.model_only) rerun += " --model";
     return checked_run(
         cmd, library, load_error, cmd.spec.config.key() + "_seed" + std::to_string(cmd.spec.stimulus.seed), rerun,
-        [&](const std::string& trace, uint64_t from, bool replay) {
+        [&](const LoopOptions& loop, bool replay) {
             RunOptions options;
-            options.trace_path = trace;
-            options.trace_from = from;
-            if (!replay) return run_link(dut.get(), cmd.spec, options);
-            options.stop_after_violation = 20;
-            return run_link(library->create(cmd.plusargs).get(), cmd.spec, options);
+            static_cast<LoopOptions&>(options) = loop;
+            return run_link(replay ? library->create(cmd.plusargs).get() : dut.get(), cmd.spec, options);
         },
         [&](const RunResult& r) { return cmd.json ? run_json(cmd.spec, r) + "\n" : run_summary(cmd.spec, r); },
         [&](const RunResult& r, const DutLibrary& lib, const std::string& waves, uint64_t from) {

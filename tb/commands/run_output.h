@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "process.h"
+#include "run_loop.h"
 
 namespace creditloop {
 
@@ -36,12 +37,12 @@ void print_run_report(const RunOutput& out, const std::string& report, const std
 std::string failure_waves_path(const std::string& waves_dir, const std::string& name, bool fst, std::string& error);
 
 // A checked run from its loaded RTL on, the link's and the multi-channel link's alike: exit 3 with
-// the load's error line when the library did not load; else run(trace, from, replay) (the RTL's
+// the load's error line when the library did not load; else run(loop, replay) (the RTL's
 // own messages on stderr under --json), the report (report(result)) and its save file
 // (save(result, *library, waves, first_cycle)); exit 0 when it passed, 1 when not. `library` is
 // null with no error when the model runs alone. A run that fails on the RTL leaves evidence, as a
-// regression's failing test does: unless --waves or --json was given, it is replayed (run(path,
-// from, true): a fresh device, the same cycles) with waves from 200 cycles before its first
+// regression's failing test does: unless --waves or --json was given, it is replayed (run(loop,
+// true): a fresh device, the same cycles) with waves from 200 cycles before its first
 // violation to 20 after, under waves/run_<failure_name>, and the waves line and `rerun` follow.
 template <class Library, class Run, class Report, class Save>
 int checked_run(const RunOutput& out, const Library& library, const std::string& load_error, const std::string& failure_name,
@@ -50,10 +51,12 @@ int checked_run(const RunOutput& out, const Library& library, const std::string&
         std::cerr << "creditloop: " << load_error << "\n";
         return 3;
     }
-    decltype(run(std::string(), uint64_t{0}, false)) result;
+    decltype(run(LoopOptions{}, false)) result;
     {
         const StdoutToStderr quiet(out.json);
-        result = run(out.waves, 0, false);
+        LoopOptions whole;
+        whole.trace_path = out.waves;
+        result = run(whole, false);
     }
     print_run_report(out, report(result), [&] { return save(result, *library, out.waves, uint64_t{0}); });
     if (result.passed || result.interrupted || out.json) return result.passed ? 0 : 1;
@@ -62,7 +65,11 @@ int checked_run(const RunOutput& out, const Library& library, const std::string&
         const std::string path = failure_waves_path("waves", failure_name, out.fst, error);
         const uint64_t first = result.first_violation_cycle.value_or(0);
         const uint64_t from = first > 200 ? first - 200 : 0;
-        if (error.empty()) error = run(path, from, true).trace_error;
+        LoopOptions window;
+        window.trace_path = path;
+        window.trace_from = from;
+        window.stop_after_violation = 20;
+        if (error.empty()) error = run(window, true).trace_error;
         if (error.empty())
             std::cout << "waves: gtkwave " << path << " " << save(result, *library, path, from) << "   (cycles " << from
                       << " on)\n";
