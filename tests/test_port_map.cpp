@@ -308,12 +308,12 @@ void prebuild_own_rtl() {
         if (swap_block(sources, "credit_counter.sv", map, config.buffer_slots, swapped, patch).empty())
             builds.push_back({config, sources});
     };
-    const auto link = [&](const std::string& map, const std::string& patch = "") {
+    const auto link = [&](const std::string& map, const std::string& patch = "", int b = 6) {
         DutSources sources = DutSources::from_environment();
         MappedLink mapped;
         if (!swap_mapped_link(sources, map, false, mapped, patch).empty()) return;
         RunSpec spec;
-        spec.config = LinkConfig{4, 6, 1, 32};
+        spec.config = LinkConfig{4, b, 1, 32};
         fit_to_mapped_link(spec, mapped);
         builds.push_back({spec.config, sources});
     };
@@ -331,6 +331,8 @@ void prebuild_own_rtl() {
     link(link_map(), mutant("link/mutants/cbfc_tx_leak.mutant"));
     link(link_map(), mutant("link/mutants/cbfc_tx_overflow.mutant"));
     link(link_map(), mutant("link/mutants/cbfc_rx_reorder.mutant"));
+    link(link_map(), mutant("link/variants/cbfc_tx_strict_bound.mutant"));
+    link(link_map(), "", 8);   // the regression's resets/L4_B8_sender_alone
     link(wrong_latency_map());
     link(bypass_map(true));
     link(bypass_map(false));
@@ -421,6 +423,56 @@ TEST_CASE("three bugs in your own link are each caught on their first cycle", "[
     const RunResult reorder = run_link_map(link_map(), every2, mutant("link/mutants/cbfc_rx_reorder.mutant"));
     CHECK(first(reorder, "data.order") == 6u);
     CHECK(reorder.first_violation()->cycle == 6u);
+}
+
+TEST_CASE("the design's own assertion is the catch in a test built to be caught, and a named failure in one that should pass",
+          "[rtl][own-rtl][link][assertion]") {
+    prebuild_own_rtl();
+    // Where the assertion is, read from the example itself: Verilator places a failed assertion
+    // at the statement that reports it (its else branch's $error).
+    std::istringstream sender(creditloop::testing::slurp(example("link/cbfc_tx.sv").string()));
+    int line = 0, at = 0;
+    for (std::string text; std::getline(sender, text);)
+        if (++line && text.find("$error(\"cbfc_tx: %0d credits held") != std::string::npos) at = line;
+    REQUIRE(at > 0);
+    const std::string where = "cbfc_tx.sv:" + std::to_string(at);
+    const std::string named = "the design's assertion u_sender.a_credits_bounded at ";
+
+    // The sender reset alone counts B credits again while some are on their way back: its count
+    // passes CREDITS = 8, and its own bound fails. The test is built to be caught, so it passes,
+    // caught by that assertion, named in the table and in the JUnit file.
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_assertion_" + std::to_string(::getpid()));
+    const std::string junit = (dir / "results.xml").string();
+    const auto caught = creditloop::testing::run_creditloop("regress --link " + link_map() +
+                                                            " --filter resets/L4_B8_sender_alone --junit " + junit +
+                                                            " --waves-dir " + (dir / "waves").string());
+    INFO(caught.out + caught.err);
+    CHECK(caught.exit_code == 0);
+    const std::string row = "PASS (caught by " + named;
+    const auto found = caught.out.find(row);
+    REQUIRE(found != std::string::npos);
+    CHECK(caught.out.substr(found, caught.out.find('\n', found) - found).find(where + ")") != std::string::npos);
+    const std::string results = creditloop::testing::slurp(junit);
+    CHECK(results.find("name=\"caught_by\" value=\"" + named) != std::string::npos);
+
+    // The same assertion written one too tight fails at the first edge after reset, where the
+    // sender holds all B = 6 credits: a test that should pass fails at cycle 0, naming it (run
+    // in the scratch folder, where its waves go).
+    const std::string out = (dir / "run.out").string();
+    const int status = std::system(("cd " + dir.string() + " && " + creditloop::testing::build_dir() + "/creditloop run --link " +
+                                    link_map() + " --mutant " + mutant("link/variants/cbfc_tx_strict_bound.mutant") +
+                                    " --L 4 --B 6 --cycles 400 >" + out + " 2>&1")
+                                       .c_str());
+    const creditloop::testing::CliOutcome strict{WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                                                 creditloop::testing::slurp(out), ""};
+    INFO(strict.out);
+    CHECK(strict.exit_code == 1);
+    CHECK(strict.out.find("first violation (the one that matters): cycle 0: rtl.assertion u_sender.a_credits_bounded") !=
+          std::string::npos);
+    CHECK(strict.out.find(named) != std::string::npos);
+    CHECK(strict.out.find("cbfc_tx_strict_bound.sv:" + std::to_string(at) + " failed: cbfc_tx: 6 credits held") !=
+          std::string::npos);
+    fs::remove_all(dir);
 }
 
 TEST_CASE("a mutant of your own RTL runs from the command line, in run and in regress", "[rtl][own-rtl][link][mutant]") {

@@ -68,7 +68,9 @@ std::string channel_summary(const ChannelRunSpec& spec, const ChannelRunResult& 
     out << "  link: " << three_decimals(r.link_throughput) << " flits/cycle; longest wait of an eligible channel: "
         << r.longest_wait << " grants (round-robin bound " << c.channels.size() - 1 << ")\n";
     for (const auto& b : r.scoreboards) out << "  " << b.summary << "\n";
-    if (r.rtl_assertion_cycle) out << "  RTL assertion failed at cycle " << *r.rtl_assertion_cycle << "\n";
+    if (r.rtl_assertion_cycle)
+        out << "  RTL assertion failed at cycle " << *r.rtl_assertion_cycle
+            << (r.rtl_assertion.where.empty() ? "" : ": " + design_assertion(r.rtl_assertion)) << "\n";
     if (const Violation* v = r.first_violation()) out << "  first violation: " << violation_line(*v) << "\n";
     out << (r.passed ? "PASS" : "FAIL") << "\n";
     return out.str();

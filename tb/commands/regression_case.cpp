@@ -112,25 +112,28 @@ std::string channel_systemc_disagreement(const ChannelRunSpec& spec, const Chann
 
 namespace {
 
-// A case that must be caught (expect_caught): caught means the expected checks fired, and the
-// RTL still agrees with the model (the fault is the environment's, not the design's).
-void judge_caught(const RegressionCase& c, bool passed, const std::vector<Violation>& violations, CaseOutcome& outcome) {
+// A case that must be caught (expect_caught): caught means the expected checks fired, or the
+// design's own assertion did, and the RTL still agrees with the model (the fault is the
+// environment's, not the design's).
+void judge_caught(const RegressionCase& c, const RunVerdict& verdict, CaseOutcome& outcome) {
     if (c.expect_caught.empty()) return;
     std::string missing;
     for (const auto& check : c.expect_caught) {
         bool fired = false;
-        for (const auto& v : violations) fired = fired || v.check == check;
+        for (const auto& v : verdict.violations) fired = fired || v.check == check;
         if (!fired) missing += (missing.empty() ? "" : ", ") + check;
     }
-    bool design = false;
-    for (const auto& v : violations) design = design || v.check == "lockstep" || v.check == "rtl.assertion";
-    outcome.caught_as_expected = !passed && missing.empty() && !design;
-    if (passed)
+    bool disagreed = false;
+    for (const auto& v : verdict.violations) disagreed = disagreed || v.check == "lockstep";
+    const bool by_assertion = verdict.rtl_assertion_cycle && !verdict.rtl_assertion.where.empty();
+    outcome.caught_as_expected = !verdict.passed && (missing.empty() || by_assertion) && !disagreed;
+    if (outcome.caught_as_expected && by_assertion) outcome.caught_by = design_assertion(verdict.rtl_assertion);
+    if (verdict.passed)
         outcome.error = "must be caught (by " + c.expect_caught.front() + "), but every check passed";
-    else if (!missing.empty())
+    else if (!missing.empty() && !by_assertion)
         outcome.error = "must be caught by " + missing + ", which did not fire";
-    else if (design)
-        outcome.error = "the RTL disagreed with the model (or an RTL assertion failed) under the injected faults";
+    else if (disagreed)
+        outcome.error = "the RTL disagreed with the model under the injected faults";
 }
 
 // A multi-channel case: the checkout's channel_link in lockstep with the channel model.
@@ -157,7 +160,7 @@ CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources,
             return outcome;
         }
     }
-    judge_caught(c, outcome.channels->passed, outcome.channels->violations, outcome);
+    judge_caught(c, *outcome.channels, outcome);
     if (c.seed_throughput && three_decimals(outcome.channels->link_throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.channels->link_throughput) +
                                      " but the seed prints " + *c.seed_throughput;
@@ -212,7 +215,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
             return outcome;
         }
     }
-    judge_caught(c, outcome.result.passed, outcome.result.violations, outcome);
+    judge_caught(c, outcome.result, outcome);
     if (c.seed_throughput && three_decimals(outcome.result.throughput) != *c.seed_throughput)
         outcome.seed_check_failure = "throughput " + three_decimals(outcome.result.throughput) +
                                      " but the seed prints " + *c.seed_throughput;

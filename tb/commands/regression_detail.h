@@ -23,6 +23,7 @@ struct CaseOutcome {
     RunResult result;
     std::optional<ChannelRunResult> channels;   // a multi-channel case's result
     bool caught_as_expected = false;             // a case that must be caught was, by its checks
+    std::string caught_by;                       // or by the design's own assertion: which, where
     std::string seed_check_failure;   // the seed prints another number
     std::string waves;                // path, when written
     std::string gtkw;                 // its GTKWave save file

@@ -24,6 +24,14 @@ using namespace regression_detail;
 
 namespace {
 
+// PASS, PASS (caught), PASS (caught by the design's assertion X at file:line) or FAIL.
+std::string verdict_word(const CaseOutcome& o) {
+    if (!o.passed()) return "FAIL";
+    if (!o.caught_as_expected) return "PASS";
+    return o.caught_by.empty() ? "PASS (caught)" : "PASS (caught by " + o.caught_by + ")";
+}
+
+
 // The options that pick the RTL, for rerun lines.
 std::string dut_arguments(const RegressCommand& command) {
     std::string out;
@@ -101,6 +109,7 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
         property(properties, "seed", std::to_string(c.channels ? c.channels->seed : c.spec.stimulus.seed));
         property(properties, "config", c.channels ? channel_run_arguments(*c.channels) : describe(c.spec));
         property(properties, "index", std::to_string(indices[i]));
+        if (!o.caught_by.empty()) property(properties, "caught_by", o.caught_by);
         const std::string rerun = "rerun: " + program + " run " + rerun_arguments(c, command);
         if (o.ending == CaseOutcome::Ending::interrupted) {
             auto error = test.append_child("error");
@@ -235,7 +244,7 @@ int report_regression(const std::vector<RegressionCase>& cases, const std::vecto
                   << pad(std::to_string(o.channels ? o.channels->cycles : 0), 8)
                   << pad(o.channels ? three_decimals(o.channels->link_throughput) : "-", 10) << pad("-", 11)
                   << pad(c.seed_throughput.value_or("-"), 7)
-                  << (o.passed() ? (o.caught_as_expected ? "PASS (caught)" : "PASS") : "FAIL") << "\n";
+                  << verdict_word(o) << "\n";
             continue;
         }
         if (!o.finished()) {
@@ -249,7 +258,7 @@ int report_regression(const std::vector<RegressionCase>& cases, const std::vecto
         }
         table << pad(c.name, 34) << pad(c.spec.config.key(), 26) << pad(std::to_string(o.result.cycles), 8)
               << pad(three_decimals(o.result.throughput), 10) << pad(three_decimals(o.result.predicted_throughput), 11)
-              << pad(c.seed_throughput.value_or("-"), 7) << (o.passed() ? (o.caught_as_expected ? "PASS (caught)" : "PASS") : "FAIL") << "\n";
+              << pad(c.seed_throughput.value_or("-"), 7) << verdict_word(o) << "\n";
     }
     std::cout << table.str();
 

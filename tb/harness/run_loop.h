@@ -34,6 +34,7 @@ struct RunVerdict {
     uint64_t violation_count = 0;
     std::optional<uint64_t> first_violation_cycle;
     std::optional<uint64_t> rtl_assertion_cycle;   // first failed RTL assertion
+    RtlStop rtl_assertion;                  // which one, where and its message (where empty: unknown)
     std::optional<Violation> rtl_fatal;     // the verilated model stopped (VerilatedFatal): the run ended there
     std::vector<InjectedFault> faults;      // every fault injected, in order
     uint64_t return_messages = 0;           // messages that reached the sender (faulted or not)
@@ -66,6 +67,7 @@ void run_cycles(Dut* dut, uint64_t cycles, const LoopOptions& options, const std
                 RunVerdict& verdict, Cycle&& one_cycle, TraceError&& on_trace_error) {
     std::optional<uint64_t> stop_at;
     uint64_t cycle = 0;
+    if (rtl_stop_record) *rtl_stop_record() = {};
     try {
         if (dut) dut->reset();
         for (; cycle < cycles; ++cycle) {
@@ -97,8 +99,14 @@ void run_cycles(Dut* dut, uint64_t cycles, const LoopOptions& options, const std
         const std::string error = dut->close_trace();
         if (verdict.trace_error.empty()) verdict.trace_error = error;
         verdict.rtl_assertion_cycle = dut->first_assertion_cycle();
+        if (verdict.rtl_assertion_cycle && rtl_stop_record) verdict.rtl_assertion = *rtl_stop_record();
     }
 }
+
+// A failed assertion of the RTL in the user's terms: its scope inside the design (instances and
+// label, the harness's levels left out), and "the design's assertion <scope> at <file:line>".
+std::string design_scope(const RtlStop& stop);
+std::string design_assertion(const RtlStop& stop);
 
 // The verdict from the scoreboards' records and the RTL's own assertions (named after `top`):
 // every record by cycle, the first violation, passed.

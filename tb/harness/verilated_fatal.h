@@ -24,4 +24,15 @@ private:
     std::string where_, message_;
 };
 
+// A failed assertion of the verilated model (or its $error, $stop): where Verilator places it,
+// the scope it names (TOP.<instances>.<label>) and its message. Empty `where`: none.
+struct RtlStop {
+    std::string where, scope, message;
+};
+
+// The first failed assertion on this thread since the record was last cleared (the run loop
+// clears it before each run). Defined by creditloop's Verilator runtime; weak, so a harness built
+// on Verilator's own runtime (the SystemC one) links without it and sees nullptr.
+__attribute__((weak, visibility("default"))) RtlStop* rtl_stop_record();
+
 }  // namespace creditloop

@@ -67,7 +67,8 @@ std::string run_summary(const RunSpec& spec, const RunResult& r) {
     }
     for (const auto& board : r.scoreboards) out << "  " << board.summary << "\n";
     if (r.rtl_assertion_cycle)
-        out << "  RTL assertion failed at cycle " << *r.rtl_assertion_cycle << " (Verilator's %Error line above names it)\n";
+        out << "  RTL assertion failed at cycle " << *r.rtl_assertion_cycle << ": "
+            << (r.rtl_assertion.where.empty() ? "Verilator's %Error line above names it" : design_assertion(r.rtl_assertion)) << "\n";
     if (!r.violations.empty()) {
         out << "  first violation (the one that matters): " << violation_line(r.violations.front()) << "\n";
         const size_t shown = std::min<size_t>(r.violations.size(), 10);

@@ -34,4 +34,12 @@ module cbfc_tx #(
     if (!rst_n) avail_q <= CW'(CREDITS);
     else        avail_q <= avail_q - CW'(m_valid) + (crd_valid ? crd_cnt : '0);
   end
+
+  // The sender never holds more credits than the receiver has slots.
+  always_ff @(posedge clk) begin
+    if (rst_n) begin
+      a_credits_bounded: assert (avail_q <= CW'(CREDITS))
+        else $error("cbfc_tx: %0d credits held, more than CREDITS = %0d", avail_q, CREDITS);
+    end
+  end
 endmodule
