@@ -333,6 +333,10 @@ void prebuild_own_rtl() {
     link(link_map(), mutant("link/mutants/cbfc_rx_reorder.mutant"));
     link(link_map(), mutant("link/variants/cbfc_tx_strict_bound.mutant"));
     link(link_map(), "", 8);   // the regression's resets/L4_B8_sender_alone
+    for (const char* value : {"B", "B-1"})
+        link(scratch_map("link/link.map.json",
+                         [&](json& j) { j["sender"]["ports"]["init"] = {{"port", "crd_init"}, {"value", value}}; }),
+             mutant("link/variants/cbfc_tx_init_port.mutant"));
     link(wrong_latency_map());
     link(bypass_map(true));
     link(bypass_map(false));
@@ -646,6 +650,52 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
           std::string::npos);
     CHECK(error_for([](json& j) { j["receiver"]["probes"] = {{"colour", "x"}}; }).find("probes: 'colour' is not a term") !=
           std::string::npos);
+    // A key of the wrong type names the key and the form it takes.
+    CHECK(error_for([](json& j) { j["sources"]["files"] = "cbfc_tx.sv"; })
+              .find(": sources: files: give a list of files, [\"my_counter.sv\"], not \"cbfc_tx.sv\"") != std::string::npos);
+    CHECK(error_for([](json& j) { j["sources"]["incdirs"] = {1}; }).find(": sources: incdirs: give a list of folders") !=
+          std::string::npos);
+    CHECK(error_for([](json& j) { j["sources"]["top"] = 3; }).find(": sources: top: give the top module's name, not 3") !=
+          std::string::npos);
+    CHECK(error_for([](json& j) { j["sender"]["module"] = 7; }).find(": sender: module: give the module's name, not 7") !=
+          std::string::npos);
+    CHECK(error_for([](json& j) { j["receiver"]["parameters"] = {"DEPTH"}; })
+              .find(": receiver: parameters: give an object, {\"DEPTH\": \"B\"}, not [\"DEPTH\"]") != std::string::npos);
+    CHECK(error_for([](json& j) { j["sender"]["ports"]["reset"] = {{"port", "rst_n"}, {"active", false}}; })
+              .find(": sender: role reset: active: give \"low\" or \"high\", not false") != std::string::npos);
+    CHECK(error_for([](json& j) { j["receiver"]["probes"] = {{"occupancy", 5}}; })
+              .find(": receiver: probes: occupancy: give a signal's name inside the module, not 5") != std::string::npos);
+    CHECK(error_for([](json& j) { j["lockstep"] = {"send", 2}; }).find(": lockstep: give signal names in quotes, not 2") !=
+          std::string::npos);
+    // The sender's init role: a port and the value it is held at.
+    CHECK(error_for([](json& j) { j["sender"]["ports"]["init"] = {{"port", "crd_init"}}; })
+              .find(": sender: role init: give the value it is held at") != std::string::npos);
+    CHECK(error_for([](json& j) { j["sender"]["ports"]["init"] = {{"port", "crd_init"}, {"value", "C"}}; })
+              .find(": sender: role init: value: give a whole number or an expression of B, L, W") != std::string::npos);
+    CHECK(error_for([](json& j) { j["sender"]["ports"]["init"] = {{"port", "crd_init"}, {"value", "B"}}; })
+              .find("sender role init names port 'crd_init', which module cbfc_tx does not have") != std::string::npos);
+}
+
+TEST_CASE("a sender whose starting credits come from a port takes them through its init role, as an expression of B",
+          "[rtl][own-rtl][link]") {
+    const auto with_init = [](const std::string& value) {
+        return scratch_map("link/link.map.json",
+                           [&](json& j) { j["sender"]["ports"]["init"] = {{"port", "crd_init"}, {"value", value}}; });
+    };
+    const std::string variant = mutant("link/variants/cbfc_tx_init_port.mutant");
+    RunSpec spec;
+    spec.config = LinkConfig{4, 6, 1, 32};
+    // Held at B: the variant is the example, so it passes with the example's rate, 6 / 11.
+    const RunResult r = run_link_map(with_init("B"), spec, variant);
+    CHECK(r.passed);
+    CHECK(r.throughput == Approx(6.0 / 11).margin(0.002));
+    // Held at B-1 (5 at B = 6): one credit short from reset, found in cycle 0.
+    spec.cycles = 400;
+    const RunResult short_one = run_link_map(with_init("B-1"), spec, variant);
+    REQUIRE(short_one.first_violation());
+    CHECK(short_one.first_violation()->cycle == 0u);
+    CHECK(short_one.first_violation()->check == "conservation.total");
+    CHECK(short_one.first_violation()->got == "5");
 }
 
 TEST_CASE("a whole link of your own (rtl option) takes include directories, defines and file lists as Verilator does", "[own-rtl][rtl-sources]") {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "map_expression.h"
+#include "map_json.h"
 #include "observation.h"
 #include "port_map.h"
 #include "port_map_detail.h"
@@ -14,48 +15,6 @@
 namespace creditloop::port_map_detail {
 
 namespace {
-
-// A value the map gives at `where` (a parameter, a tie, a role's value): a whole number, or an
-// expression of `names` ("B", "B-1", "2*L"). Its canonical text, or "" and one line in `error`
-// naming where and the form expected.
-std::string map_value(const json& value, const std::vector<std::string>& names, const std::string& where, std::string& error) {
-    std::string forms;
-    for (const auto& n : names) forms += (forms.empty() ? "" : ", ") + n;
-    const std::string expected = where + ": give a whole number or an expression of " + forms + " (\"" + names.front() +
-                                 "\", \"" + names.front() + "-1\")";
-    if (value.is_number_integer()) {
-        if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<long>::max())) {
-            error = expected + ": " + value.dump() + " is too large";
-            return "";
-        }
-        return std::to_string(value.get<long>());
-    }
-    if (!value.is_string()) {
-        error = expected + ", not " + value.dump();
-        return "";
-    }
-    std::string canonical;
-    if (auto problem = check_map_expression(value.get<std::string>(), names, canonical); !problem.empty()) {
-        error = expected + ": '" + value.get<std::string>() + "': " + problem;
-        return "";
-    }
-    return canonical;
-}
-
-const std::vector<std::string> kCounterNames = {"B"};
-const std::vector<std::string> kLinkNames = {"B", "L", "W"};
-
-// A map's "ties" object: each input and the value it is held at.
-std::string read_ties(const json& ties, const std::vector<std::string>& names, const std::string& where,
-                      std::map<std::string, std::string>& out) {
-    if (!ties.is_object()) return where + ": ties: give an object {\"port\": value}";
-    for (const auto& [name, value] : ties.items()) {
-        std::string error;
-        out[name] = map_value(value, names, where + ": ties: " + name, error);
-        if (!error.empty()) return error;
-    }
-    return "";
-}
 
 // The map's text parsed, or one line saying why not.
 std::string parse_map(const std::string& text, const std::string& where, json& map) {
@@ -67,17 +26,6 @@ std::string parse_map(const std::string& text, const std::string& where, json& m
     return "";
 }
 
-// A whole number the map gives (a tie, a latency): a JSON integer that fits a long. nlohmann
-// would convert a float with a plain cast, undefined behaviour beyond long's range (fuzz_port_map
-// found "ties": {"x": 1e300}), and a large unsigned one would wrap.
-bool whole_value(const json& value, long& out) {
-    if (!value.is_number_integer()) return false;
-    if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<long>::max()))
-        return false;
-    out = value.get<long>();
-    return true;
-}
-
 std::string read_sources(const json& src, const fs::path& base, const std::string& where, UserSources& out) {
     const auto listed = [&](const char* key) { return src.contains(key) && !src[key].empty(); };
     if (!listed("files") && !listed("file_lists"))
@@ -86,14 +34,20 @@ std::string read_sources(const json& src, const fs::path& base, const std::strin
         if (key != "files" && key != "incdirs" && key != "defines" && key != "file_lists" && key != "top")
             return where + ": sources: unknown key '" + key + "' (files, incdirs, defines, file_lists, top)";
     out.args = {"-Wno-fatal"};
+    const std::string at = where + ": sources";
+    std::string error;
+    const auto incdirs = texts_at(src, "incdirs", at, error, "a list of folders, [\"include\"]");
+    const auto lists = texts_at(src, "file_lists", at, error, "a list of file lists, [\"rtl.f\"]");
+    const auto files = texts_at(src, "files", at, error, "a list of files, [\"my_counter.sv\"]");
+    const json defines = object_at(src, "defines", at, error, "an object of defines, {\"NAME\": \"value\"}");
+    out.top = text_at(src, "top", at, error, "the top module's name");
+    if (!error.empty()) return error;
     // The error_code forms: a path the system refuses (a name too long, a loop of links) is one
     // not found, where the throwing forms would end the program (found by fuzz_port_map).
     std::error_code ec;
-    const json incdirs = src.value("incdirs", json::array()), defines = src.value("defines", json::object()),
-               lists = src.value("file_lists", json::array());
     // Every path as written, resolved from the map's folder and printed clean (no "a/../b").
     for (const auto& dir : incdirs) {
-        const fs::path d = (base / dir.get<std::string>()).lexically_normal();
+        const fs::path d = (base / dir).lexically_normal();
         if (!fs::is_directory(d, ec)) return where + ": include directory " + d.string() + " not found";
         out.args.push_back("+incdir+" + d.string());
     }
@@ -102,16 +56,15 @@ std::string read_sources(const json& src, const fs::path& base, const std::strin
     // A list's own relative paths resolve from the list's folder, as everything a map names
     // resolves from where it is written: Verilator's -F (its -f would take the current folder).
     for (const auto& list : lists) {
-        const fs::path f = (base / list.get<std::string>()).lexically_normal();
+        const fs::path f = (base / list).lexically_normal();
         if (!fs::is_regular_file(f, ec)) return where + ": file list " + f.string() + " not found";
         out.args.insert(out.args.end(), {"-F", f.string()});
     }
-    for (const auto& file : src.value("files", json::array())) {
-        const fs::path f = (base / file.get<std::string>()).lexically_normal();
+    for (const auto& file : files) {
+        const fs::path f = (base / file).lexically_normal();
         if (!fs::is_regular_file(f, ec)) return where + ": RTL file " + f.string() + " not found";
         out.files.push_back(f.string());
     }
-    out.top = src.value("top", "");
     return "";
 }
 
@@ -120,15 +73,18 @@ std::string read_side(const json& j, const char* side, const std::vector<std::st
     const std::string who = where + ": " + side;
     if (!j.contains(side) || !j[side].is_object()) return who + " is not described (module, parameters, ports)";
     const json& s = j[side];
-    out.module = s.value("module", "");
+    std::string error;
+    out.module = text_at(s, "module", who, error, "the module's name");
+    const json params = object_at(s, "parameters", who, error, "an object, {\"DEPTH\": \"B\"}");
+    const json ports = object_at(s, "ports", who, error, "an object of roles, {\"clock\": \"clk\", ...}");
+    const json probes = object_at(s, "probes", who, error, "an object, {\"occupancy\": \"count_q\"}");
+    if (!error.empty()) return error;
     if (out.module.empty()) return who + ": name its \"module\"";
-    const json params = s.value("parameters", json::object());
     for (const auto& [name, value] : params.items()) {
         std::string error;
         out.parameters.push_back({name, map_value(value, kLinkNames, who + ": parameters: " + name, error)});
         if (!error.empty()) return error;
     }
-    const json ports = s.value("ports", json::object());
     for (const auto& [role, value] : ports.items()) {
         if (std::find(required.begin(), required.end(), role) == required.end() &&
             std::find(optional.begin(), optional.end(), role) == optional.end()) {
@@ -139,24 +95,39 @@ std::string read_side(const json& j, const char* side, const std::vector<std::st
         }
         if (value.is_string()) {
             out.ports[role] = value.get<std::string>();
+        } else if (role == "init" && value.is_object()) {
+            // The credits a sender starts with as an input ({"port", "value": "B"}), or a soft
+            // re-initialise held off ({"port", "tie": 0}): the port held at the value.
+            const std::string at = who + ": role init";
+            for (const auto& [k, v] : value.items())
+                if (k != "port" && k != "value" && k != "tie") return at + ": unknown key '" + k + "' (port, value, tie)";
+            out.ports[role] = text_at(value, "port", at, error);
+            if (!error.empty()) return error;
+            if (out.ports[role].empty()) return at + " names no port";
+            const char* held = value.contains("value") ? "value" : "tie";
+            if (!value.contains(held)) return at + ": give the value it is held at ({\"port\": ..., \"value\": \"B\"})";
+            out.ties[out.ports[role]] = map_value(value[held], kLinkNames, at + ": " + held, error);
+            if (!error.empty()) return error;
         } else if (role == "reset" && value.is_object()) {
-            out.ports[role] = value.value("port", "");
-            out.reset["active"] = value.value("active", "low");
-            out.reset["kind"] = value.value("kind", "async");
+            const std::string at = who + ": role reset";
+            out.ports[role] = text_at(value, "port", at, error);
+            out.reset["active"] = value.contains("active") ? text_at(value, "active", at, error, "\"low\" or \"high\"") : "low";
+            out.reset["kind"] = value.contains("kind") ? text_at(value, "kind", at, error, "\"async\" or \"sync\"") : "async";
+            if (!error.empty()) return error;
         } else {
             return who + ": role " + role + ": give a port name";
         }
     }
     for (const auto& role : required)
         if (!out.ports.count(role)) return who + ": role " + role + " is not mapped";
-    if (auto error = read_ties(s.value("ties", json::object()), kLinkNames, who, out.ties); !error.empty()) return error;
+    if (auto e = read_ties(s.value("ties", json::object()), kLinkNames, who, out.ties); !e.empty()) return e;
     // Optional internal terms, read from inside the module by name (the testbench top reaches
     // in; the module grows no port): the receiver's occupancy and credits held for return.
-    const json probes = s.value("probes", json::object());
     for (const auto& [term, signal] : probes.items()) {
         if (std::string(side) != "receiver" || (term != "occupancy" && term != "pending_returns"))
             return who + ": probes: '" + term + "' is not a term creditloop reads (receiver: occupancy, pending_returns)";
-        const std::string name = signal.get<std::string>();
+        const std::string name = text_at(probes, term.c_str(), who + ": probes", error, "a signal's name inside the module");
+        if (!error.empty()) return error;
         if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]") !=
                                 std::string::npos)
             return who + ": probes: '" + name + "' is not a signal name";
@@ -185,16 +156,17 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
         for (const auto& [key, value] : map.items())
             if (key != "block" && key != "sources" && key != "parameters" && key != "ports" && key != "ties")
                 return where + ": unknown key '" + key + "' (known: block, sources, parameters, ports, ties)";
-        if (map.value("block", "credit_counter") != "credit_counter")
-            return where + ": block '" + map.value("block", "") + "': only credit_counter takes a map for now";
+        std::string error;
+        const std::string block = map.contains("block") ? text_at(map, "block", where, error, "\"credit_counter\"") : "credit_counter";
+        if (!error.empty()) return error;
+        if (block != "credit_counter") return where + ": block '" + block + "': only credit_counter takes a map for now";
         if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
 
         // ---- sources, as Verilator takes them
         if (auto e = read_sources(map["sources"], base, where, out.sources); !e.empty()) return e;
 
         // ---- parameters
-        std::string error;
-        const json params = map.value("parameters", json::object());
+        const json params = object_at(map, "parameters", where, error, "an object, {\"NumCredits\": \"B\"}");
         for (const auto& [name, value] : params.items()) {
             out.parameters.push_back({name, map_value(value, kCounterNames, where + ": parameters: " + name, error)});
             if (!error.empty()) return error;
@@ -214,10 +186,12 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
                 for (const auto& [k, v] : value.items())
                     if (k != "port" && k != "valid" && k != "active" && k != "kind" && k != "tie" && k != "value")
                         return where + ": role " + role + ": unknown key '" + k + "' (port, valid, active, kind, tie, value)";
-                r.port = value.value("port", "");
-                r.valid = value.value("valid", "");
-                r.active = value.value("active", "low");
-                r.kind = value.value("kind", "async");
+                const std::string at = where + ": role " + role;
+                r.port = text_at(value, "port", at, error);
+                r.valid = text_at(value, "valid", at, error);
+                if (value.contains("active")) r.active = text_at(value, "active", at, error, "\"low\" or \"high\"");
+                if (value.contains("kind")) r.kind = text_at(value, "kind", at, error, "\"async\" or \"sync\"");
+                if (!error.empty()) return error;
                 for (const char* held : {"tie", "value"}) {
                     if (!value.contains(held)) continue;
                     std::string e;
@@ -259,6 +233,7 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
             } else if (l.is_array()) {
                 uint32_t mask = 0;
                 for (const auto& name : l) {
+                    if (!name.is_string()) return where + ": lockstep: give signal names in quotes, not " + name.dump();
                     const auto signal = lookup_signal(name.get<std::string>());
                     if (!signal) {
                         // The short names are the Observation's fields ("send", "pop_payload").
@@ -280,12 +255,13 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
                 return where + ": lockstep: give a list of signal names, or false";
             }
         }
-        if (map.value("block", "link") != "link") return where + ": block must be \"link\"";
+        if (!map.value("block", json("link")).is_string() || map.value("block", "link") != "link")
+            return where + ": block must be \"link\"";
         if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
         if (auto e = read_sources(map["sources"], base, where, out.sources); !e.empty()) return e;
         if (auto e = read_side(map, "sender", {"clock", "reset", "in_valid", "in_ready", "in_data", "out_valid", "out_data",
                                                "credit_count"},
-                               {"credit_valid", "credits"}, where, out.tx);
+                               {"credit_valid", "credits", "init"}, where, out.tx);
             !e.empty())
             return e;
         if (auto e = read_side(map, "receiver", {"clock", "reset", "in_valid", "in_data", "out_valid", "out_ready", "out_data",
@@ -311,7 +287,7 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
 
 std::string read_rtl_map(const json& map, const fs::path& base, const std::string& where, UserSources& user_sources) {
     try {
-        if (map.value("block", "") != "credit_link")
+        if (!map.value("block", json("")).is_string() || map.value("block", "") != "credit_link")
             return where + ": block must be \"credit_link\" (a whole link to creditloop's contract; a sender and a receiver of "
                            "your own take --link)";
         for (const auto& [key, value] : map.items())
