@@ -1,7 +1,8 @@
 // Inside the port maps of your own RTL (port_map.h): what their files share.
 //   port_map_read.cpp   a map's JSON read and checked before any RTL is (and check_map_text)
 //   port_map_rtl.cpp    your RTL read with Verilator: preprocessed once, its top's ports and parameters
-//   port_map.cpp        the three kinds of map applied: the wrapper or testbench top generated, the RTL set changed
+//   port_map.cpp        a counter's map and a whole link's applied: the wrapper generated, the RTL set changed
+//   port_map_link.cpp   a link map applied: the testbench top around your sender and receiver generated
 // Not for use outside those files.
 #pragma once
 
@@ -90,6 +91,12 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
 std::string read_link_map(const json& map, const fs::path& base, const std::string& where, LinkMap& out);
 // A whole link's map, the checks that need no RTL: "" or one error line. Nothing runs.
 std::string read_rtl_map(const json& map, const fs::path& base, const std::string& where, UserSources& user_sources);
+
+// ---- port_map.cpp
+// `mutant` (port_map.h) applied to the file of `user_sources` its replaces= names, the patched
+// file in the original's place. "" (and nothing done when `mutant` is "") or one error line.
+std::string patch_mapped_file(const DutSources& sources, const std::string& mutant, const std::string& where,
+                              UserSources& user_sources);
 
 // ---- port_map_rtl.cpp
 int clog2_plus1(int value);   // the bits a count of 0..value needs
