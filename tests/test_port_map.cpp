@@ -333,6 +333,8 @@ void prebuild_own_rtl() {
     link(link_map(), mutant("link/mutants/cbfc_rx_reorder.mutant"));
     link(link_map(), mutant("link/variants/cbfc_tx_strict_bound.mutant"));
     link(link_map(), "", 8);   // the regression's resets/L4_B8_sender_alone
+    link(example("credit_receiver/credit_receiver.map.json").string());
+    link(example("credit_receiver/credit_receiver.map.json").string(), mutant("credit_receiver/mutants/credit_rx_logic_leak.mutant"));
     for (const char* value : {"B", "B-1"})
         link(scratch_map("link/link.map.json",
                          [&](json& j) { j["sender"]["ports"]["init"] = {{"port", "crd_init"}, {"value", value}}; }),
@@ -674,6 +676,68 @@ TEST_CASE("a bad link map gets one line naming the problem", "[own-rtl][bad-inpu
               .find(": sender: role init: value: give a whole number or an expression of B, L, W") != std::string::npos);
     CHECK(error_for([](json& j) { j["sender"]["ports"]["init"] = {{"port", "crd_init"}, {"value", "B"}}; })
               .find("sender role init names port 'crd_init', which module cbfc_tx does not have") != std::string::npos);
+}
+
+TEST_CASE("a receiver of credit logic only runs with creditloop's buffer, its own count probed, and its leak is caught",
+          "[rtl][own-rtl][link]") {
+    const std::string map = example("credit_receiver/credit_receiver.map.json").string();
+    RunSpec spec;
+    spec.config = LinkConfig{4, 6, 1, 32};
+    // A slot freed in cycle t is a credit back at t + 1 (registered): RTT = 2L + 2 + 1 = 11, as
+    // for cbfc_rx, so B = 6 carries 6 / 11.
+    const RunResult r = run_link_map(map, spec);
+    CHECK(r.passed);
+    CHECK(r.measured_round_trip == 11u);
+    CHECK(r.throughput == Approx(6.0 / 11).margin(0.002));
+    // The consumer every third cycle bounds the rate at 1/3; the buffer fills and the receiver's
+    // own count of slots taken (a probe) stays in lockstep with the model's occupancy.
+    RunSpec slow = spec;
+    slow.stimulus.drain.period = 3;
+    const RunResult third = run_link_map(map, slow);
+    CHECK(third.passed);
+    CHECK(third.throughput == Approx(1.0 / 3).margin(0.002));
+    // The leak: the flit sent in cycle 0 is popped in cycle 5 as the next one arrives; its credit,
+    // due at the sender in cycle 10 (returned in 6, 4 stages), never comes.
+    spec.cycles = 400;
+    const RunResult leak = run_link_map(map, spec, mutant("credit_receiver/mutants/credit_rx_logic_leak.mutant"));
+    REQUIRE(leak.first_violation());
+    CHECK(leak.first_violation()->cycle == 10u);
+    CHECK(leak.first_violation()->check == "lockstep");
+    CHECK(leak.first_violation()->signal == "link.sender.credits_arriving");
+    CHECK(leak.first_violation()->expected == "1");
+    CHECK(leak.first_violation()->got == "0");
+
+    // Its map: slot_freed in place of out_ready, never both; a receiver with neither is told both ways in.
+    const auto error_for = [&](const std::function<void(json&)>& change) {
+        json j = json::parse(std::ifstream(map));
+        for (auto& f : j["sources"]["files"]) f = example("credit_receiver/" + f.get<std::string>()).lexically_normal().string();
+        change(j);
+        const fs::path out = fs::temp_directory_path() / ("creditloop_rxlogic_" + std::to_string(::getpid()) + ".json");
+        std::ofstream(out) << j.dump(2);
+        DutSources sources = DutSources::from_environment();
+        MappedLink link;
+        const std::string e = swap_mapped_link(sources, out.string(), false, link);
+        fs::remove(out);
+        return e;
+    };
+    CHECK(error_for([](json& j) { j["receiver"]["ports"]["out_ready"] = "pop_credit"; })
+              .find(": receiver: map out_ready (a receiver with its own buffer) or slot_freed (credit logic only") != std::string::npos);
+    CHECK(error_for([](json& j) { j["receiver"]["ports"].erase("slot_freed"); })
+              .find(": receiver: role out_ready is not mapped (a receiver of credit logic only, with no buffer, maps slot_freed") !=
+          std::string::npos);
+    // A one-bit credit_count is one credit a cycle; a sender that takes one a cycle cannot take a
+    // receiver's counts.
+    json j = json::parse(std::ifstream(example("link/link.map.json")));
+    for (auto& f : j["sources"]["files"]) f = example("link/" + f.get<std::string>()).string();
+    j["sender"]["ports"]["credit_count"] = "crd_valid";
+    j["sender"]["ports"].erase("credit_valid");
+    j["sender"]["ties"] = {{"crd_cnt", 1}};
+    const std::string narrow = write_scratch(j, "creditloop_narrow_");
+    DutSources sources = DutSources::from_environment();
+    MappedLink link;
+    CHECK(swap_mapped_link(sources, narrow, false, link)
+              .find(": the sender takes one credit a cycle (a one-bit credit_count, crd_valid) but the receiver returns counts "
+                    "(crd_cnt, 4 bits)") != std::string::npos);
 }
 
 TEST_CASE("a sender whose starting credits come from a port takes them through its init role, as an expression of B",

@@ -107,9 +107,10 @@ int clog2_plus1(int value);   // the bits a count of 0..value needs
 std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
                         const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
                         std::string& text, UserModule& user, std::vector<std::string>& warnings);
-// The side's module read at B = `b`, W = 32, L = 4, and its roles checked against its ports.
+// The side's module read at B = `b`, W = 32, L = 4, and its roles checked against its ports;
+// `credit_width` gets its credit_count's width (1: one credit a cycle).
 std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
-                       std::string& text, std::vector<std::string>& warnings);
+                       std::string& text, std::vector<std::string>& warnings, int& credit_width);
 
 }  // namespace creditloop::port_map_detail

@@ -56,14 +56,19 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
     const Side& rx = link_map.rx;
     try {
         std::string text;
+        int tx_credit_width = 0, rx_credit_width = 0;
         if (auto e = check_side(sources, user_sources, tx, "sender", {"in_ready", "out_valid", "out_data", "credits"}, 12, werror,
-                                where, text, link.warnings);
+                                where, text, link.warnings, tx_credit_width);
             !e.empty())
             return e;
         if (auto e = check_side(sources, user_sources, rx, "receiver", {"out_valid", "out_data", "credit_valid", "credit_count"},
-                                12, werror, where, text, link.warnings);
+                                12, werror, where, text, link.warnings, rx_credit_width);
             !e.empty())
             return e;
+        if (tx_credit_width == 1 && rx_credit_width > 1)
+            return where + ": the sender takes one credit a cycle (a one-bit credit_count, " + tx.ports.at("credit_count") +
+                   ") but the receiver returns counts (" + rx.ports.at("credit_count") + ", " + std::to_string(rx_credit_width) +
+                   " bits): give the sender a count as wide as the receiver's";
         link.exposes_credits = tx.ports.count("credits") > 0;
         const auto reset_of = [](const Side& s, const char* end) {
             return s.reset.count("active") && s.reset.at("active") == "high" ? std::string("!") + end : std::string(end);
@@ -94,10 +99,27 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
              "  pipeline #(.STAGES(L), .WIDTH(W + 1)) u_fwd (.clk, .rst_n(rst_tx_n), .in({tx_out_valid, tx_out_data}), "
              ".out(fwd_out), .stages(fwd_stages));\n"
              "  assign rx_in_valid = fwd_out[W];\n  assign rx_in_data = fwd_out[W-1:0];\n\n";
+        // A receiver of credit logic only: creditloop's buffer after it, fed by what it passes on
+        // (else straight from the link); its pops are the slots freed.
+        const bool supplied_buffer = rx.ports.count("slot_freed") > 0;
+        const std::string pass = supplied_buffer ? "rx_pass" : "rx_out";
         t << instance(rx, "u_receiver",
                       {{"clock", "clk"}, {"reset", reset_of(rx, "rst_rx_n")}, {"in_valid", "rx_in_valid"}, {"in_data", "rx_in_data"},
-                       {"out_valid", "rx_out_valid"}, {"out_ready", "drain"}, {"out_data", "rx_out_data"},
-                       {"credit_valid", "rx_credit_valid"}, {"credit_count", "rx_credit_count"}});
+                       {"out_valid", pass + "_valid"}, {"out_ready", "drain"}, {"out_data", pass + "_data"},
+                       {"slot_freed", "rx_out_valid && drain"}, {"credit_valid", "rx_credit_valid"},
+                       {"credit_count", "rx_credit_count"}});
+        if (supplied_buffer) {
+            const bool passes = rx.ports.count("out_valid") > 0;
+            t << "\n  // creditloop's buffer: the receiver is credit logic only\n"
+                 "  logic rx_pass_valid, buffer_pop, buffer_overflow;\n  logic [W-1:0] rx_pass_data;\n"
+                 "  logic [CW-1:0] buffer_occupancy;\n"
+              << (passes ? "" : "  assign rx_pass_valid = rx_in_valid;\n")
+              << (rx.ports.count("out_data") ? "" : "  assign rx_pass_data = rx_in_data;\n")
+              << "  rx_buffer #(.B(B), .WIDTH(W)) u_buffer (.clk, .rst_n(rst_rx_n), .push(rx_pass_valid), "
+                 ".push_data(rx_pass_data), .drain, .pop(buffer_pop), .pop_data(rx_out_data), .occupancy(buffer_occupancy), "
+                 ".overflow(buffer_overflow));\n"
+                 "  assign rx_out_valid = buffer_occupancy != '0;\n";
+        }
         t << (rx.ports.count("credit_valid") ? "" : "  assign rx_credit_valid = 1'b1;\n")
           << "  assign returned = rx_credit_valid ? CW'(rx_credit_count) : '0;\n\n"
              "  // link.ret: L stages of a credit count\n  logic [L*CW-1:0] ret_stages;\n"
@@ -138,6 +160,7 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
         std::ofstream(dir / "user_link_preprocessed.sv") << text;
         sources.rtl_files = {(dir / "credit_link_observed.sv").string(), (dir / "user_link_preprocessed.sv").string(),
                              (fs::path(sources.source_root) / "rtl" / "pipeline.sv").string()};
+        if (supplied_buffer) sources.rtl_files.push_back((fs::path(sources.source_root) / "rtl" / "rx_buffer.sv").string());
         sources.own_top = true;
         link.sender = tx.module;
         link.receiver = rx.module;

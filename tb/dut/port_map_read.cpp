@@ -264,11 +264,22 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
                                {"credit_valid", "credits", "init"}, where, out.tx);
             !e.empty())
             return e;
-        if (auto e = read_side(map, "receiver", {"clock", "reset", "in_valid", "in_data", "out_valid", "out_ready", "out_data",
-                                                 "credit_count"},
-                               {"credit_valid"}, where, out.rx);
+        if (auto e = read_side(map, "receiver", {"clock", "reset", "in_valid", "credit_count"},
+                               {"in_data", "out_valid", "out_ready", "out_data", "credit_valid", "slot_freed"}, where, out.rx);
             !e.empty())
             return e;
+        // A receiver with its own buffer hands flits to the consumer (out_valid, out_ready,
+        // out_data); one of credit logic only is told when a slot is freed, and creditloop
+        // supplies the buffer (fed by what the receiver passes on, else straight from the link).
+        const auto& rx = out.rx.ports;
+        if (rx.count("out_ready") && rx.count("slot_freed"))
+            return where + ": receiver: map out_ready (a receiver with its own buffer) or slot_freed (credit logic only: "
+                           "creditloop supplies the buffer), not both";
+        if (!rx.count("slot_freed"))
+            for (const char* role : {"in_data", "out_valid", "out_ready", "out_data"})
+                if (!rx.count(role))
+                    return where + ": receiver: role " + role + " is not mapped (a receiver of credit logic only, with no "
+                           "buffer, maps slot_freed instead of out_ready: a slot freed downstream, and creditloop supplies the buffer)";
         long latency = 0;
         if (map.contains("return_latency") && !whole_value(map["return_latency"], latency))
             return where + ": return_latency must be 0..64 cycles";

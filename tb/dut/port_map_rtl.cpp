@@ -112,7 +112,7 @@ std::string read_module(const DutSources& sources, const UserSources& user_sourc
 
 std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
-                       std::string& text, std::vector<std::string>& warnings) {
+                       std::string& text, std::vector<std::string>& warnings, int& credit_width) {
     std::map<std::string, std::string> values;
     for (const auto& [param, expr] : side.parameters) {
         const auto value = evaluate_map_expression(expr, {{"B", b}, {"W", 32}, {"L", 4}});
@@ -139,7 +139,9 @@ std::string check_side(const DutSources& sources, const UserSources& user_source
     for (const auto& [role, port] : side.ports) {
         if (role != "credit_count" && role != "credits") continue;
         const int need = clog2_plus1(b);
-        if (user.ports[port].width < need)
+        if (role == "credit_count") credit_width = user.ports[port].width;
+        // A one-bit credit_count is one credit a cycle; a count must hold B.
+        if (user.ports[port].width < need && !(role == "credit_count" && user.ports[port].width == 1))
             return where + ": " + name + " port " + port + " (" + role + ") is " + std::to_string(user.ports[port].width) +
                    " bits, too narrow for B = " + std::to_string(b) + " (needs " + std::to_string(need) + ")";
     }
