@@ -21,6 +21,7 @@
 #include "cli_parse.h"
 #include "closed_forms.h"
 #include "log.h"
+#include "mutant_patch.h"
 #include "process.h"
 #include "progress.h"
 
@@ -145,8 +146,26 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
                 return 2;
             }
         }
+        if (!cmd.counter_file.empty()) {
+            // The contract's widths are checked at the largest pool's credits; the wrapper is generic in B.
+            int most = 1;
+            for (const ChannelSpec& channel : cmd.spec.config.channels) most = std::max({most, channel.credits, channel.data_credits});
+            SwappedBlock swapped;
+            if (!cmd.mutant.empty() && !is_mutant_file(cmd.mutant)) {
+                std::cerr << "creditloop: with --counter, --mutant is a .mutant patch of one of your counter's files (--mutant "
+                             "PATH.mutant): " << cmd.mutant << " names a mutant of rtl/mutants/channels/\n";
+                return 2;
+            }
+            std::string problem = swap_block(sources, "credit_counter.sv", cmd.counter_file, most, swapped, cmd.mutant);
+            for (const auto& warning : swapped.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
+            if (problem.empty()) problem = channel_counter_refuses(cmd.spec, swapped).value_or("");
+            if (!problem.empty()) {
+                std::cerr << "creditloop: " << problem << "\n";
+                return 2;
+            }
+        }
         ChannelWanted wanted{cmd.spec.config, {}};
-        if (!cmd.mutant.empty()) {
+        if (!cmd.mutant.empty() && cmd.counter_file.empty()) {
             const auto mutants = find_channel_mutants(sources.source_root);
             auto it = std::find_if(mutants.begin(), mutants.end(), [&](const ChannelMutant& m) { return m.name == cmd.mutant; });
             if (it == mutants.end()) {
@@ -165,6 +184,7 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
     }
     std::string rerun = program + " run " + channel_run_arguments(cmd.spec);
     if (!cmd.rtl_dir.empty()) rerun += " --rtl " + cmd.rtl_dir;
+    if (!cmd.counter_file.empty()) rerun += " --counter " + cmd.counter_file;
     if (!cmd.mutant.empty()) rerun += " --mutant " + cmd.mutant;
     if (cmd.model_only) rerun += " --model";
     return checked_run(

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "block_swap.h"
 #include "channel_run.h"
 #include "parse_error.h"
 #include "run_output.h"
@@ -19,7 +20,12 @@ struct ChannelRunCommand : RunOutput {
     ChannelRunSpec spec;
     std::string mutant;             // a mutant of rtl/mutants/channels/, applied to its block
     std::string rtl_dir;            // your own credit_link (and blocks) instead of rtl/*.sv
+    std::string counter_file;       // your own counter (a map or seed 002's .sv) in every pool's place
 };
+
+// Why the counter `swapped` (a one-credit take, a one-bit return, a synchronous reset) cannot run
+// `spec` on the multi-channel link, in one line naming the pool or option; nullopt when it can.
+std::optional<std::string> channel_counter_refuses(const ChannelRunSpec& spec, const SwappedBlock& swapped);
 
 // True when `args` (run's arguments) describe a multi-channel run (--preset or --channel).
 bool is_channel_run(const std::vector<std::string>& args);

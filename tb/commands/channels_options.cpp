@@ -161,10 +161,36 @@ std::string channel_run_arguments(const ChannelRunSpec& spec) {
     return out;
 }
 
+std::optional<std::string> channel_counter_refuses(const ChannelRunSpec& spec, const SwappedBlock& swapped) {
+    const ChannelLinkConfig& c = spec.config;
+    for (const ChannelSpec& channel : c.channels) {
+        const PacketCost most = packet_cost(channel, channel.traffic.max_bytes);
+        if (swapped.single_credit_send && (most.header_credits > 1 || most.data_credits > 1))
+            return "your counter takes one credit a send (a one-bit send), but a packet of channel " + channel.name + " of " +
+                   std::to_string(channel.traffic.max_bytes) + " bytes takes " +
+                   std::to_string(std::max(most.header_credits, most.data_credits)) +
+                   " credits at once: keep every packet to one credit (bytes <= unit) or map send as a count with its valid";
+        if (swapped.single_credit_return && (channel.batch > 1 || (channel.split && channel.data_batch > 1) || most.data_credits > 1))
+            return "your counter takes one credit a cycle back (a one-bit credit_return), but channel " + channel.name +
+                   " returns several at once (a batch, or a packet's data credits): give it batch=1 and one-credit packets";
+    }
+    if (swapped.single_credit_return &&
+        (c.shared_return || c.recovery || spec.environment.flush_probability > 0.0 || spec.faults.corrupt_probability > 0.0 ||
+         spec.faults.corrupt_at))
+        return "your counter takes one credit a cycle back (a one-bit credit_return): drop the shared return path, recovery, "
+               "flushes and corrupted messages, which return several at once";
+    const ChannelEnvironment& e = spec.environment;
+    if (swapped.synchronous_reset && (e.reset_every || e.reset_tx_at || e.reset_rx_at))
+        return "your counter resets synchronously, so it cannot take the mid-run reset pulses: drop --reset-every, "
+               "--reset-sender-at and --reset-receiver-at";
+    return std::nullopt;
+}
+
 std::optional<std::string> channel_systemc_refuses(const ChannelRunCommand& cmd) {
-    if (cmd.model_only || !cmd.waves.empty() || !cmd.mutant.empty() || !cmd.rtl_dir.empty() || !cmd.plusargs.empty())
-        return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --mutant, --rtl "
-                           "and --plusarg (the C++ harness takes them)");
+    if (cmd.model_only || !cmd.waves.empty() || !cmd.mutant.empty() || !cmd.rtl_dir.empty() || !cmd.counter_file.empty() ||
+        !cmd.plusargs.empty())
+        return std::string("--systemc runs the checkout's RTL under SystemC: drop --model, --waves, --mutant, --rtl, "
+                           "--counter and --plusarg (the C++ harness takes them)");
     return std::nullopt;
 }
 
@@ -250,12 +276,16 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     app.add_option("--cycles", cmd.spec.cycles, "cycles to run")->check(whole_number(20, kMaxCycles))->capture_default_str();
     app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
     add_run_output_options(app, cmd);
-    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ (by name), applied to its block");
+    app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ (by name), applied to its block, or with --counter a "
+                                           ".mutant patch of one of your counter's files");
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL: every .sv in DIR, top credit_link in credit_link.sv")
         ->excludes(app.get_option("--mutant"));
+    app.add_option("--counter", cmd.counter_file,
+                   "your own credit counter in every pool's place: a .json port map of it, or seed 002's .sv (docs/own-rtl.md); "
+                   "--mutant PATH.mutant then patches a file of the map");
     if (!parse_command(app, args, error)) return std::nullopt;
-    if (cmd.model_only && (!cmd.waves.empty() || !cmd.plusargs.empty() || !cmd.rtl_dir.empty())) {
-        error.message = "--waves, --plusarg and --rtl need the RTL: drop --model";
+    if (cmd.model_only && (!cmd.waves.empty() || !cmd.plusargs.empty() || !cmd.rtl_dir.empty() || !cmd.counter_file.empty())) {
+        error.message = "--waves, --plusarg, --rtl and --counter need the RTL: drop --model";
         return std::nullopt;
     }
 

@@ -189,6 +189,7 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
         }
     }
     bool single_credit_return = false, synchronous_reset = false;
+    SwappedBlock counter;   // your counter, when given: which channels/ tests it can take
     for (const auto& [block, file] : {std::pair<std::string, std::string>{"credit_counter.sv", command.counter_file},
                                       {"credit_return.sv", command.return_file}}) {
         if (file.empty()) continue;
@@ -203,6 +204,7 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
         }
         for (const auto& warning : swapped.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
         std::cout << "creditloop regress: " << block << " is " << swapped.module << " from " << file << "\n";
+        if (block == "credit_counter.sv") counter = swapped;
         single_credit_return = single_credit_return || swapped.single_credit_return;
         synchronous_reset = synchronous_reset || swapped.synchronous_reset;
     }
@@ -216,10 +218,12 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
             else kept.push_back(std::move(c));
         }
         cases = std::move(kept);
-        std::cout << "creditloop regress: the counter resets synchronously, so " << skipped.size()
-                  << " tests that reset mid-run are skipped:";
-        for (const auto& name : skipped) std::cout << " " << name;
-        std::cout << "\n";
+        if (!skipped.empty()) {
+            std::cout << "creditloop regress: the counter resets synchronously, so " << skipped.size()
+                      << " tests that reset mid-run are skipped:";
+            for (const auto& name : skipped) std::cout << " " << name;
+            std::cout << "\n";
+        }
     }
     if (single_credit_return) {
         // A one-bit credit_return takes one credit per cycle: only K = 1 without flushes or a
@@ -231,10 +235,12 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
             else kept.push_back(std::move(c));
         }
         cases = std::move(kept);
-        std::cout << "creditloop regress: the counter's credit_return is one bit (one credit per cycle), so "
-                  << skipped.size() << " tests that return more at once (K > 1, flush, a shared return path, recovery or faults) are skipped:";
-        for (const auto& name : skipped) std::cout << " " << name;
-        std::cout << "\n";
+        if (!skipped.empty()) {
+            std::cout << "creditloop regress: the counter's credit_return is one bit (one credit per cycle), so " << skipped.size()
+                      << " tests that return more at once (K > 1, flush, a shared return path, recovery or faults) are skipped:";
+            for (const auto& name : skipped) std::cout << " " << name;
+            std::cout << "\n";
+        }
         if (cases.empty()) {
             std::cerr << "creditloop regress: every selected test returns several credits at once; nothing to run\n";
             return 2;
@@ -245,13 +251,23 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
                   << " (a mutant: the tests it breaks fail)\n";
     if (!command.rtl_dir.empty() || !command.counter_file.empty() || !command.return_file.empty()) {
         // The SystemC harness verilates the checkout's RTL; your own blocks run under the C++ one.
-        const auto before = cases.size();
+        // A counter of your own takes every pool's place on the multi-channel link too, in the
+        // channels/ tests it can take.
+        const bool counter_only = command.rtl_dir.empty() && command.return_file.empty();
+        size_t systemc = 0, channels = 0;
         cases.erase(std::remove_if(cases.begin(), cases.end(),
-                                   [](const RegressionCase& c) { return c.systemc || c.channels; }),
+                                   [&](const RegressionCase& c) {
+                                       const bool skip = c.systemc || (c.channels && (!counter_only ||
+                                                                                      channel_counter_refuses(*c.channels, counter)));
+                                       systemc += skip && c.systemc;
+                                       channels += skip && !c.systemc;
+                                       return skip;
+                                   }),
                     cases.end());
-        if (cases.size() != before)
-            std::cout << "creditloop regress: the " << before - cases.size()
-                      << " systemc/ and channels/ tests run the checkout's RTL only; skipped for yours\n";
+        if (systemc || channels)
+            std::cout << "creditloop regress: " << systemc << " systemc/ tests run the checkout's RTL only, and " << channels
+                      << " channels/ tests " << (counter_only ? "need what your counter cannot take" : "run the checkout's link only")
+                      << "; skipped for yours\n";
     }
     // A shard (--shard I/N, a cluster's job array): every Nth test of the selection, from the Ith.
     const size_t selected = cases.size();

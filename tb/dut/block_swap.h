@@ -23,6 +23,7 @@ namespace creditloop {
 struct SwappedBlock {
     std::string module;                 // the user's module name
     bool single_credit_return = false;  // a counter whose credit_return is one bit
+    bool single_credit_send = false;    // a counter whose send is a one-bit take: one credit a packet
     bool synchronous_reset = false;     // its reset acts at a clock edge (mid-run reset pulses cannot reach it)
     std::vector<std::string> warnings;  // Verilator's warnings on the user's RTL, file and line first
 };

@@ -1,0 +1,98 @@
+// Your own credit counter on the multi-channel link: a counter map takes every pool's place
+// (CHI's four pools, PCIe's header and data pools, InfiniBand's lanes), checked in lockstep
+// with the channel model; a counter that takes one credit a send is refused where a packet
+// takes several at once, in one line; its mutant is caught per pool; and make sim runs the
+// channels/ tests it can take.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "test_support.h"
+
+namespace fs = std::filesystem;
+using creditloop::testing::CliOutcome;
+
+namespace {
+
+std::string example(const std::string& relative) {
+    return (fs::path(creditloop::testing::source_dir()) / "examples/own_rtl" / relative).string();
+}
+
+// creditloop run in a scratch folder (where a failing run's waves go), both streams kept apart.
+CliOutcome run_in_scratch(const std::string& args) {
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_own_channels_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string out = (dir / "out").string(), err = (dir / "err").string();
+    const int status = std::system(("cd " + dir.string() + " && " + creditloop::testing::build_dir() + "/creditloop " + args +
+                                    " >" + out + " 2>" + err)
+                                       .c_str());
+    CliOutcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, creditloop::testing::slurp(out),
+                 creditloop::testing::slurp(err)};
+    fs::remove_all(dir);
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("your own counter takes every pool's place on the multi-channel link, in lockstep with the model",
+          "[rtl][own-rtl][channels]") {
+    const std::string vr = example("vr_counter/vr_counter.map.json");
+    // vr_credit_counter takes a count with its valid: DAT's 64-byte lines cost 2 credits of 32
+    // bytes at once, and its ready answers for both.
+    for (const char* preset : {"chi", "pcie", "ib"}) {
+        const CliOutcome r = run_in_scratch(std::string("run --preset ") + preset + " --counter " + vr);
+        INFO(preset << "\n" << r.out << r.err);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find("lockstep: 6,000 cycles checked, 0 violations") != std::string::npos);
+        CHECK(r.out.find("conservation: 6,000 cycles checked, 0 violations") != std::string::npos);
+    }
+
+    // occupancy_credit_counter takes one credit a send (a one-bit take): refused on CHI, whose DAT
+    // packets take 2, in one line and exit 2; accepted where every packet is one credit.
+    const std::string occupancy = example("occupancy_counter/occupancy_counter.map.json");
+    const CliOutcome refused = run_in_scratch("run --preset chi --counter " + occupancy);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("creditloop: your counter takes one credit a send (a one-bit send), but a packet of channel DAT of "
+                           "64 bytes takes 2 credits at once") != std::string::npos);
+    const CliOutcome two = run_in_scratch("run --L 2 --channel name=A,credits=6 --channel name=B,credits=3 --counter " + occupancy);
+    INFO(two.out << two.err);
+    CHECK(two.exit_code == 0);
+
+    // The vr counter's leak (a return beside a take is lost), on CHI: the first loss is one
+    // credit of one pool, and none can come back before a round trip, 2L + 2 = 10 cycles.
+    const CliOutcome leak = run_in_scratch("run --preset chi --counter " + vr + " --mutant " +
+                                           example("vr_counter/mutants/vr_credit_counter_drop.mutant"));
+    INFO(leak.out << leak.err);
+    CHECK(leak.exit_code == 1);
+    std::smatch m;
+    const std::regex first("first violation: cycle (\\d+): conservation\\.pool link\\.pool\\.(\\w+)\\.total expected (\\d+) got (\\d+)");
+    REQUIRE(std::regex_search(leak.out, m, first));
+    CHECK(std::stoi(m[1]) >= 10);
+    CHECK(std::stoi(m[4]) == std::stoi(m[3]) - 1);
+    CHECK(leak.out.find("rerun: ") != std::string::npos);
+    CHECK(leak.out.find("--counter " + vr + " --mutant ") != std::string::npos);
+
+    // A name of rtl/mutants/channels/ with --counter is refused: the patch must be of the map's files.
+    const CliOutcome named = run_in_scratch("run --preset chi --counter " + vr + " --mutant channel_shared_count");
+    CHECK(named.exit_code == 2);
+    CHECK(named.err.find("with --counter, --mutant is a .mutant patch of one of your counter's files") != std::string::npos);
+}
+
+TEST_CASE("make sim with a counter map runs the channels/ tests the counter can take", "[rtl][own-rtl][channels][regression]") {
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_own_channels_regress_" + std::to_string(::getpid()));
+    const CliOutcome r = run_in_scratch("regress --counter " + example("vr_counter/vr_counter.map.json") +
+                                        " --filter 'channels/chi*' --junit " + (dir / "r.xml").string());
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(std::regex_search(r.out, std::regex("channels/chi +4 channels, L4 +20000 .* PASS")));
+    CHECK(std::regex_search(r.out, std::regex("channels/chi_drops_recovery +4 channels, L4 .* PASS")));
+    // The synchronous reset of vr_credit_counter cannot take chi_policies_resets's mid-run resets.
+    CHECK(r.out.find("1 channels/ tests need what your counter cannot take; skipped for yours") != std::string::npos);
+    CHECK(r.out.find("channels/chi_policies_resets") == std::string::npos);
+    fs::remove_all(dir);
+}
