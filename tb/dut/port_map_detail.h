@@ -1,6 +1,7 @@
 // Inside the port maps of your own RTL (port_map.h): what their files share.
 //   port_map_read.cpp   a map's JSON read and checked before any RTL is (and check_map_text)
 //   port_map_rtl.cpp    your RTL read with Verilator: preprocessed once, its top's ports and parameters
+//   port_map_guess.cpp  a map guessed from your RTL's ports and parameters (creditloop map)
 //   port_map.cpp        the three kinds of map applied: the wrapper or testbench top generated, the RTL set changed
 // Not for use outside those files.
 #pragma once
@@ -30,8 +31,12 @@ struct UserPort {
 
 struct UserModule {
     std::string name;
-    std::set<std::string> parameters;
+    std::set<std::string> parameters;          // the ones a caller may set (not localparams)
     std::map<std::string, UserPort> ports;
+    std::vector<std::string> port_order;       // the ports as declared
+    std::map<std::string, std::string> edges;  // a signal on a flop's edge -> "POS" or "NEG"
+    bool top = false;                          // Verilator's top (read with --top-module)
+    bool instantiated = false;                 // another module of the files instantiates it
 };
 
 // One role of the contract as the map gives it: a port name, or an object with "port" and more.
@@ -100,6 +105,9 @@ int clog2_plus1(int value);   // the bits a count of 0..value needs
 std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
                         const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
                         std::string& text, UserModule& user, std::vector<std::string>& warnings);
+// Every module of the sources at their parameters' defaults (no top chosen): "" or one error line.
+std::string read_modules(const DutSources& sources, const UserSources& user_sources, const std::string& where,
+                         std::vector<UserModule>& modules, std::vector<std::string>& warnings);
 // The side's module read at B = `b`, W = 32, L = 4, and its roles checked against its ports.
 std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,

@@ -43,6 +43,11 @@ std::string map_value(const json& value, const std::vector<std::string>& names, 
 }
 
 const std::vector<std::string> kCounterNames = {"B"};
+
+// A role left as "?" (creditloop map could not place it): one line saying so.
+std::string unplaced(const std::string& who, const std::string& role) {
+    return who + ": role " + role + " is \"?\" (creditloop map could not place it): name the port that plays it";
+}
 const std::vector<std::string> kLinkNames = {"B", "L", "W"};
 
 // A map's "ties" object: each input and the value it is held at.
@@ -57,10 +62,11 @@ std::string read_ties(const json& ties, const std::vector<std::string>& names, c
     return "";
 }
 
-// The map's text parsed, or one line saying why not.
+// The map's text parsed, or one line saying why not. `//` and `/* */` comments are allowed: a
+// map written by `creditloop map` says in them where each guess came from.
 std::string parse_map(const std::string& text, const std::string& where, json& map) {
     try {
-        map = json::parse(text);
+        map = json::parse(text, nullptr, true, /*ignore_comments=*/true);
     } catch (const json::exception& e) {
         return where + " is not JSON (" + std::string(e.what()) + ")";
     }
@@ -146,6 +152,7 @@ std::string read_side(const json& j, const char* side, const std::vector<std::st
         } else {
             return who + ": role " + role + ": give a port name";
         }
+        if (out.ports[role] == "?") return unplaced(who, role);
     }
     for (const auto& role : required)
         if (!out.ports.count(role)) return who + ": role " + role + " is not mapped";
@@ -227,6 +234,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
             } else {
                 return where + ": role " + role + ": give a port name or {\"port\": ...}";
             }
+            if (r.port == "?" || r.valid == "?") return unplaced(where, role);
             if (r.port.empty()) return where + ": role " + role + " names no port";
             if ((r.active != "low" && r.active != "high") || (r.kind != "async" && r.kind != "sync"))
                 return where + ": role reset: active is low or high, kind is async or sync";
