@@ -371,8 +371,10 @@ std::string guess_map(const DutSources& sources, const MapRequest& request, Gues
     if (user.files.empty() && request.file_lists.empty()) return "map: no RTL files: give them (creditloop map FILE.sv...)";
     std::vector<UserModule> modules;
     std::vector<std::string> warnings;
-    if (auto e = read_modules(sources, user, "map", modules, warnings); !e.empty())
-        return e + " (fix the RTL, or give -I DIR / -D NAME=VALUE / -f LIST as Verilator needs them)";
+    if (auto e = read_modules(sources, user, "map", modules, warnings); !e.empty()) {
+        if (e.find("No top level module") != std::string::npos) modules.clear();
+        else return e + " (fix the RTL, or give -I DIR / -D NAME=VALUE / -f LIST as Verilator needs them)";
+    }
     for (const auto& w : warnings)
         if (w.find("MULTITOP") == std::string::npos) out.warnings.push_back(w);
     if (modules.empty()) return "map: no module in your files: give the files that hold your counter or link";
