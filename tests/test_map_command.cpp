@@ -107,9 +107,12 @@ TEST_CASE("map: each example's guess equals its hand-written map", "[map][fast]"
                 CHECK(m.map[side]["ports"] == hand[side]["ports"]);
                 CHECK(m.map[side]["parameters"] == hand[side]["parameters"]);
             }
-            // The cycles the pair adds and a bypass cannot be read from the ports: marked to confirm.
-            CHECK(comment_on(m.text, "return_latency").find("confirm") != std::string::npos);
-            CHECK(comment_on(m.text, "credits_on_arrival").find("confirm") != std::string::npos);
+            // The cycles the pair adds and a bypass, read from the logic behind the ports (a flop
+            // before the credit out, a ready that reads the credits in): guesses, marked to confirm.
+            CHECK(m.map["return_latency"] == hand["return_latency"]);
+            CHECK(m.map["credits_on_arrival"] == hand.value("credits_on_arrival", false));
+            CHECK(comment_on(m.text, "return_latency").find("Confirm") != std::string::npos);
+            CHECK(comment_on(m.text, "credits_on_arrival").find("Confirm") != std::string::npos);
         }
     }
 }
@@ -148,6 +151,8 @@ TEST_CASE("map: designs in other published naming shapes get the roles intended"
             "credit_count": "push_credit"})"));
         CHECK(m.map["receiver"]["parameters"] == json::parse(R"({"Depth": "B", "DataWidth": "W"})"));
         CHECK(m.map["receiver"]["ties"] == json::parse(R"({"push_credit_stall": 0})"));
+        CHECK(m.map["return_latency"] == 0);   // push_credit is logic of pop_ready: no flop between
+        CHECK(m.map["credits_on_arrival"] == false);
     }
     SECTION("plain valid/ready/data: which way each flit goes from the ports' directions alone") {
         const auto m = map_of(src(dir + "plain_link.sv"), "plain.map.json");

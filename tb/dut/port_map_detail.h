@@ -1,7 +1,7 @@
 // Inside the port maps of your own RTL (port_map.h): what their files share.
 //   port_map_read.cpp   a map's JSON read and checked before any RTL is (and check_map_text)
 //   port_map_rtl.cpp    your RTL read with Verilator: preprocessed once, its top's ports and parameters
-//   port_map_guess.cpp  a map guessed from your RTL's ports and parameters (creditloop map)
+//   port_map_guess*.cpp a map guessed from your RTL's ports and parameters (creditloop map)
 //   port_map.cpp        the three kinds of map applied: the wrapper or testbench top generated, the RTL set changed
 // Not for use outside those files.
 #pragma once
@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dut_library.h"
+#include "port_map_guess.h"
 
 namespace creditloop::port_map_detail {
 
@@ -35,6 +36,8 @@ struct UserModule {
     std::map<std::string, UserPort> ports;
     std::vector<std::string> port_order;       // the ports as declared
     std::map<std::string, std::string> edges;  // a signal on a flop's edge -> "POS" or "NEG"
+    std::set<std::string> registered;          // the signals a flop drives (<= in a clocked block)
+    std::map<std::string, std::set<std::string>> drivers;   // a signal -> what drives it through logic alone
     bool top = false;                          // Verilator's top (read with --top-module)
     bool instantiated = false;                 // another module of the files instantiates it
 };
@@ -112,5 +115,12 @@ std::string read_modules(const DutSources& sources, const UserSources& user_sour
 std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
                        std::string& text, std::vector<std::string>& warnings);
+
+// ---- port_map_guess_roles.cpp
+enum class GuessKind { counter, sender, receiver };
+// The module's roles, parameters and ties as creditloop map guesses them.
+GuessedSide guess_side(const UserModule& module, GuessKind kind);
+// How much the module looks like a link's sender (its name, credits coming in): the larger, the likelier.
+int sender_evidence(const UserModule& module);
 
 }  // namespace creditloop::port_map_detail

@@ -120,11 +120,12 @@ std::string GuessedMap::text() const {
             for (const auto& item : side_items(sides[i], "    ", false)) s.push_back(item);
             top.push_back({key(i == 0 ? "sender" : "receiver") + block(s, "  "), ""});
         }
-        top.push_back({key("return_latency") + "0",
-                       "confirm: the cycles your receiver adds to the credit loop beyond 2L + 2 (1 when it returns a "
-                       "credit a cycle after the pop)"});
-        top.push_back({key("credits_on_arrival") + "false",
-                       "confirm: true when your sender spends a credit in the cycle it arrives (a bypass to its ready)"});
+        top.push_back({key("return_latency") + std::to_string(return_latency),
+                       (latency_why.empty() ? std::string() : latency_why + ". ") +
+                           "Confirm: the cycles your receiver adds to the credit loop beyond 2L + 2"});
+        top.push_back({key("credits_on_arrival") + (credits_on_arrival ? "true" : "false"),
+                       (arrival_why.empty() ? std::string() : arrival_why + ". ") +
+                           "Confirm: true when your sender spends a credit in the cycle it arrives (a bypass to its ready)"});
     }
     return out + block(top, "") + "\n";
 }

@@ -81,6 +81,12 @@ std::string read_xml(const fs::path& work, const UserSources& user_sources, cons
     return "";
 }
 
+// The signal an assignment's left side names (mem for mem[i]).
+std::string target(const pugi::xml_node& lhs) {
+    if (std::string(lhs.name()) == "varref") return lhs.attribute("name").value();
+    return lhs.select_node(".//varref").node().attribute("name").value();
+}
+
 // Every module of the XML: its ports at the parameters it was read with, its parameters, whether
 // another module instantiates it, and the signals on its flops' edges.
 std::vector<UserModule> xml_modules(const pugi::xml_document& doc) {
@@ -113,6 +119,27 @@ std::vector<UserModule> xml_modules(const pugi::xml_document& doc) {
             const std::string edge = item.node().attribute("edgeType").value();
             for (const auto& ref : item.node().select_nodes(".//varref"))
                 if (edge == "POS" || edge == "NEG") user.edges[ref.node().attribute("name").value()] = edge;
+        }
+        // What drives what: a continuous assign's right side drives its left; in a block with no
+        // edge (always_comb) every signal it reads drives every signal it assigns.
+        const auto refs = [](const pugi::xml_node& n, std::set<std::string>& names) {
+            for (const auto& r : n.select_nodes(".//varref")) names.insert(r.node().attribute("name").value());
+        };
+        for (const auto& a : node.select_nodes(".//contassign")) {
+            const auto lhs = a.node().last_child();
+            std::set<std::string> rhs;
+            for (auto c = a.node().first_child(); c && c != lhs; c = c.next_sibling()) refs(c, rhs);
+            user.drivers[target(lhs)].insert(rhs.begin(), rhs.end());
+        }
+        for (const auto& a : node.select_nodes(".//always")) {
+            const bool clocked = a.node().child("sentree");
+            std::set<std::string> read;
+            if (!clocked) refs(a.node(), read);
+            for (const auto& assign : a.node().select_nodes(".//assign | .//assigndly")) {
+                const std::string lhs = target(assign.node().last_child());
+                if (clocked) user.registered.insert(lhs);
+                else user.drivers[lhs].insert(read.begin(), read.end());
+            }
         }
         modules.push_back(user);
     }
