@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
     if (sub == "speed") return run_speed(args);
     if (sub == "gtkw") return run_gtkw(args);
     if (sub == "tops") return run_tops(args);
-    if (sub == "map") return run_map(args);
+    if (sub == "map") return run_map(args, program_path(argv[0]));
     if (sub == "mutation") return run_mutation(args, program_path(argv[0]));
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);

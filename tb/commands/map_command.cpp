@@ -29,7 +29,7 @@ std::string joined(const std::vector<std::string>& names) {
 
 }  // namespace
 
-int run_map(const std::vector<std::string>& args) {
+int run_map(const std::vector<std::string>& args, const std::string& program) {
     MapRequest request;
     std::string out;
     bool force = false;
@@ -72,7 +72,7 @@ int run_map(const std::vector<std::string>& args) {
     const std::string path = out.empty() ? guessed.default_name : out;
     const std::string text = guessed.text();
     const auto unplaced = guessed.unplaced();
-    const std::string run = std::string("creditloop run ") + (guessed.kind == "counter" ? "--counter " : "--link ") + path;
+    const std::string run = program + " run " + (guessed.kind == "counter" ? "--counter " : "--link ") + path;
     if (to_stdout) {
         std::cout << text;
     } else {

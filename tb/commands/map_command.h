@@ -10,7 +10,7 @@
 
 namespace creditloop {
 
-// args exclude "creditloop map".
-int run_map(const std::vector<std::string>& args);
+// args exclude "creditloop map"; `program` is how to call creditloop again (for the run line it prints).
+int run_map(const std::vector<std::string>& args, const std::string& program);
 
 }  // namespace creditloop
