@@ -1,6 +1,8 @@
 // A guessed map as text (port_map_guess.h): the JSON a map reader takes, laid out as a person
 // writes one, with a `//` comment on every guess saying where it came from and what to confirm,
-// and a header that lists the roles it could not place.
+// and a header that lists the roles it could not place. nlohmann-json writes no comments, so the
+// lines are laid out here; every value on them is still nlohmann's dump, and the tests read the
+// result back with nlohmann (comments ignored).
 #include <string>
 #include <vector>
 
