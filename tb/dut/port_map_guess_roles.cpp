@@ -117,7 +117,7 @@ const std::vector<Pattern> kCounter = {
     {"credit_return", "input", Width::any, {"give"}, {"valid"}, 6, "named like a return (give, return, release, incr)"},
     {"credit_return", "input", Width::any, {"give", "valid"}, {}, 4, "a valid named like a return"},
     {"credit_return", "input", Width::any, {"credit"}, {"valid", "init", "withhold", "take"}, 3, "a credit input"},
-    {"can_send", "output", Width::one, {"can"}, {"full"}, 5, "named like credits left (left, avail, ready)"},
+    {"can_send", "output", Width::one, {"can"}, {"full", "give"}, 5, "named like credits left (left, avail, ready)"},
     {"credits", "output", Width::wide, {"avail"}, {}, 6, "a count named like the credits available"},
     {"credits", "output", Width::wide, {"credit"}, {}, 5, "a count named like the credits"},
     {"credits", "output", Width::wide, {"count"}, {}, 4, "named like a count"},
