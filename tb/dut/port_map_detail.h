@@ -37,6 +37,7 @@ struct UserModule {
     std::vector<std::string> port_order;       // the ports as declared
     std::map<std::string, std::string> edges;  // a signal on a flop's edge -> "POS" or "NEG"
     std::set<std::string> registered;          // the signals a flop drives (<= in a clocked block)
+    std::set<std::string> clocked_reads;       // the signals a clocked block reads
     std::map<std::string, std::set<std::string>> drivers;   // a signal -> what drives it through logic alone
     bool top = false;                          // Verilator's top (read with --top-module)
     bool instantiated = false;                 // another module of the files instantiates it

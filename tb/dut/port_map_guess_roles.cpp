@@ -273,7 +273,9 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
             const auto edge = m.edges.find(port);
             const bool on_edge = edge != m.edges.end();
             const bool low = on_edge ? edge->second == "NEG" : w.low;
-            const bool clocked = std::any_of(m.edges.begin(), m.edges.end(), [](const auto& e) { return e.second == "POS"; });
+            // Synchronous when a clocked block reads it and no flop takes its edge; when no flop of
+            // this module reads it (its flops are in modules it instantiates), the name decides.
+            const bool clocked = m.clocked_reads.count(port) > 0;
             const bool sync = !on_edge && (clocked || std::regex_search(lower_flat(port), std::regex("sync|srst")));
             value = {{"port", port}, {"active", low ? "low" : "high"}, {"kind", sync ? "sync" : "async"}};
             why = std::string("active ") + (low ? "low" : "high") + ": " +
@@ -281,8 +283,8 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
                            : w.low ? w.low_why : std::string("no _n in its name")) +
                   "; " + (sync ? "sync" : "async") + ": " +
                   (on_edge ? "it is on the flops' edge"
-                   : clocked ? "it is on no flop's edge"
-                             : "a guess (no flop seen)") +
+                   : clocked ? "its flops read it on the clock's edge only"
+                             : std::string(sync ? "its name says so" : "a guess (no flop of this module reads it)")) +
                   ". Confirm both (a guess)";
         } else if (role == "clock") {
             why += m.edges.count(port) ? ", on the flops' edge" : "";

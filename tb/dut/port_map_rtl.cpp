@@ -135,6 +135,9 @@ std::vector<UserModule> xml_modules(const pugi::xml_document& doc) {
             const bool clocked = a.node().child("sentree");
             std::set<std::string> read;
             if (!clocked) refs(a.node(), read);
+            else
+                for (auto c = a.node().first_child(); c; c = c.next_sibling())
+                    if (std::string(c.name()) != "sentree") refs(c, user.clocked_reads);
             for (const auto& assign : a.node().select_nodes(".//assign | .//assigndly")) {
                 const std::string lhs = target(assign.node().last_child());
                 if (clocked) user.registered.insert(lhs);
