@@ -26,6 +26,7 @@ const char* const kUsage =
     "       creditloop speed [options]    cycles per second of one mode (make bench)\n"
     "       creditloop gtkw [options]     the GTKWave save file for waves of your own (a formal counterexample)\n"
     "       creditloop tops --out DIR     the generated testbench tops, for reading or linting them\n"
+    "       creditloop map FILE.sv...     a port map of your own counter or link, guessed for you to confirm\n"
     "'creditloop <command> --help' lists a command's options.\n";
 
 namespace {

@@ -13,6 +13,7 @@
 //   creditloop speed [options]     one timed run for the bench (make bench)
 //   creditloop gtkw [options]      the GTKWave save file for waves of your own (scripts/formal.py)
 //   creditloop tops --out DIR      the generated testbench tops, for reading or lint (make lint)
+//   creditloop map FILE.sv...      a port map of your own RTL, guessed for you to confirm
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -32,6 +33,7 @@
 #include "gtkw.h"
 #include "gtkw_command.h"
 #include "log.h"
+#include "map_command.h"
 #include "process.h"
 #include "mutant_patch.h"
 #include "mutants.h"
@@ -211,11 +213,12 @@ int main(int argc, char** argv) {
     if (sub == "speed") return run_speed(args);
     if (sub == "gtkw") return run_gtkw(args);
     if (sub == "tops") return run_tops(args);
+    if (sub == "map") return run_map(args, program_path(argv[0]));
     if (sub == "mutation") return run_mutation(args, program_path(argv[0]));
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw' or 'tops' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw', 'tops' or 'map' (see 'creditloop --help')");
 }

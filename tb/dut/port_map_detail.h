@@ -1,6 +1,7 @@
 // Inside the port maps of your own RTL (port_map.h): what their files share.
 //   port_map_read.cpp   a map's JSON read and checked before any RTL is (and check_map_text)
 //   port_map_rtl.cpp    your RTL read with Verilator: preprocessed once, its top's ports and parameters
+//   port_map_guess*.cpp a map guessed from your RTL's ports and parameters (creditloop map)
 //   port_map.cpp        a counter's map and a whole link's applied: the wrapper generated, the RTL set changed
 //   port_map_link.cpp   a link map applied: the testbench top around your sender and receiver generated
 // Not for use outside those files.
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dut_library.h"
+#include "port_map_guess.h"
 
 namespace creditloop::port_map_detail {
 
@@ -31,8 +33,15 @@ struct UserPort {
 
 struct UserModule {
     std::string name;
-    std::set<std::string> parameters;
+    std::set<std::string> parameters;          // the ones a caller may set (not localparams)
     std::map<std::string, UserPort> ports;
+    std::vector<std::string> port_order;       // the ports as declared
+    std::map<std::string, std::string> edges;  // a signal on a flop's edge -> "POS" or "NEG"
+    std::set<std::string> registered;          // the signals a flop drives (<= in a clocked block)
+    std::set<std::string> clocked_reads;       // the signals a clocked block reads
+    std::map<std::string, std::set<std::string>> drivers;   // a signal -> what drives it through logic alone
+    bool top = false;                          // Verilator's top (read with --top-module)
+    bool instantiated = false;                 // another module of the files instantiates it
 };
 
 // One role of the contract as the map gives it: a port name, or an object with "port" and more.
@@ -107,10 +116,20 @@ int clog2_plus1(int value);   // the bits a count of 0..value needs
 std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
                         const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
                         std::string& text, UserModule& user, std::vector<std::string>& warnings);
+// Every module of the sources at their parameters' defaults (no top chosen): "" or one error line.
+std::string read_modules(const DutSources& sources, const UserSources& user_sources, const std::string& where,
+                         std::vector<UserModule>& modules, std::vector<std::string>& warnings);
 // The side's module read at B = `b`, W = 32, L = 4, and its roles checked against its ports;
 // `credit_width` gets its credit_count's width (1: one credit a cycle).
 std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
                        std::string& text, std::vector<std::string>& warnings, int& credit_width);
+
+// ---- port_map_guess_roles.cpp
+enum class GuessKind { counter, sender, receiver };
+// The module's roles, parameters and ties as creditloop map guesses them.
+GuessedSide guess_side(const UserModule& module, GuessKind kind);
+// How much the module looks like a link's sender (its name, credits coming in): the larger, the likelier.
+int sender_evidence(const UserModule& module);
 
 }  // namespace creditloop::port_map_detail

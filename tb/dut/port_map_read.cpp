@@ -16,10 +16,16 @@ namespace creditloop::port_map_detail {
 
 namespace {
 
-// The map's text parsed, or one line saying why not.
+// A role left as "?" (creditloop map could not place it): one line saying so.
+std::string unplaced(const std::string& who, const std::string& role) {
+    return who + ": role " + role + " is \"?\" (creditloop map could not place it): name the port that plays it";
+}
+
+// The map's text parsed, or one line saying why not. `//` and `/* */` comments are allowed: a
+// map written by `creditloop map` says in them where each guess came from.
 std::string parse_map(const std::string& text, const std::string& where, json& map) {
     try {
-        map = json::parse(text);
+        map = json::parse(text, nullptr, true, /*ignore_comments=*/true);
     } catch (const json::exception& e) {
         return where + " is not JSON (" + std::string(e.what()) + ")";
     }
@@ -117,6 +123,7 @@ std::string read_side(const json& j, const char* side, const std::vector<std::st
         } else {
             return who + ": role " + role + ": give a port name";
         }
+        if (out.ports[role] == "?") return unplaced(who, role);
     }
     for (const auto& role : required)
         if (!out.ports.count(role)) return who + ": role " + role + " is not mapped";
@@ -201,6 +208,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
             } else {
                 return where + ": role " + role + ": give a port name or {\"port\": ...}";
             }
+            if (r.port == "?" || r.valid == "?") return unplaced(where, role);
             if (r.port.empty()) return where + ": role " + role + " names no port";
             if ((r.active != "low" && r.active != "high") || (r.kind != "async" && r.kind != "sync"))
                 return where + ": role reset: active is low or high, kind is async or sync";

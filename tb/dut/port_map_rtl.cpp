@@ -35,12 +35,13 @@ void scan_log(const std::string& log, std::vector<std::string>& warnings, std::s
 
 }  // namespace
 
-std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
-                        const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
-                        std::string& text, UserModule& user, std::vector<std::string>& warnings) {
-    const fs::path work = fs::path(sources.build_root) / "blocks" / ("map." + std::to_string(::getpid()));
-    fs::remove_all(work);
-    fs::create_directories(work);
+namespace {
+
+// The sources preprocessed once (verilator -E) into `text`, then read with --xml-only into `doc`
+// (`top` empty: every module, Verilator's MULTITOP a warning). "" or one error line.
+std::string read_xml(const fs::path& work, const UserSources& user_sources, const std::string& top,
+                     const std::map<std::string, std::string>& parameters, const std::string& where, std::string& text,
+                     pugi::xml_document& doc, std::vector<std::string>& warnings) {
     const fs::path flat = work / "user.sv";
     std::vector<std::string> pre = {"verilator", "-E"};
     pre.insert(pre.end(), user_sources.args.begin(), user_sources.args.end());
@@ -76,36 +77,114 @@ std::string read_module(const DutSources& sources, const UserSources& user_sourc
             return where + ": your files have several top modules: name yours with \"sources\": {\"top\": \"NAME\"}";
         return "Verilator cannot read your RTL: " + first_error;
     }
-    if (werror && !warnings.empty()) return "your RTL has warnings and --werror is set: " + warnings.front();
-    pugi::xml_document doc;
     if (!doc.load_file(xml.c_str())) return "Verilator wrote no readable XML for your RTL (" + xml.string() + ")";
+    return "";
+}
+
+// The signal an assignment's left side names (mem for mem[i]).
+std::string target(const pugi::xml_node& lhs) {
+    if (std::string(lhs.name()) == "varref") return lhs.attribute("name").value();
+    return lhs.select_node(".//varref").node().attribute("name").value();
+}
+
+// Every module of the XML: its ports at the parameters it was read with, its parameters, whether
+// another module instantiates it, and the signals on its flops' edges.
+std::vector<UserModule> xml_modules(const pugi::xml_document& doc) {
     std::map<std::string, int> widths;
     for (const auto& node : doc.select_nodes("//typetable/basicdtype")) {
         const auto dtype = node.node();
         const auto left = dtype.attribute("left"), right = dtype.attribute("right");
         widths[dtype.attribute("id").value()] = left ? std::abs(left.as_int() - right.as_int()) + 1 : 1;
     }
+    std::set<std::string> instantiated;
+    for (const auto& i : doc.select_nodes("//instance")) instantiated.insert(i.node().attribute("defName").value());
+    std::vector<UserModule> modules;
+    for (const auto& m : doc.select_nodes("//netlist/module")) {
+        UserModule user;
+        const auto node = m.node();
+        user.name = node.attribute("name").value();
+        user.top = node.attribute("topModule").as_bool();
+        user.instantiated = instantiated.count(user.name) > 0;
+        for (const auto var : node.children("var")) {
+            const std::string name = var.attribute("name").value();
+            if (var.attribute("param").as_bool()) user.parameters.insert(name);
+            const std::string dir = var.attribute("dir").value();
+            const auto width = widths.find(var.attribute("dtype_id").value());
+            if (!dir.empty()) {
+                user.ports[name] = UserPort{dir, width != widths.end() ? width->second : 1};
+                user.port_order.push_back(name);
+            }
+        }
+        for (const auto& item : node.select_nodes(".//senitem")) {
+            const std::string edge = item.node().attribute("edgeType").value();
+            for (const auto& ref : item.node().select_nodes(".//varref"))
+                if (edge == "POS" || edge == "NEG") user.edges[ref.node().attribute("name").value()] = edge;
+        }
+        // What drives what: a continuous assign's right side drives its left; in a block with no
+        // edge (always_comb) every signal it reads drives every signal it assigns.
+        const auto refs = [](const pugi::xml_node& n, std::set<std::string>& names) {
+            for (const auto& r : n.select_nodes(".//varref")) names.insert(r.node().attribute("name").value());
+        };
+        for (const auto& a : node.select_nodes(".//contassign")) {
+            const auto lhs = a.node().last_child();
+            std::set<std::string> rhs;
+            for (auto c = a.node().first_child(); c && c != lhs; c = c.next_sibling()) refs(c, rhs);
+            user.drivers[target(lhs)].insert(rhs.begin(), rhs.end());
+        }
+        for (const auto& a : node.select_nodes(".//always")) {
+            const bool clocked = a.node().child("sentree");
+            std::set<std::string> read;
+            if (!clocked) refs(a.node(), read);
+            else
+                for (auto c = a.node().first_child(); c; c = c.next_sibling())
+                    if (std::string(c.name()) != "sentree") refs(c, user.clocked_reads);
+            for (const auto& assign : a.node().select_nodes(".//assign | .//assigndly")) {
+                const std::string lhs = target(assign.node().last_child());
+                if (clocked) user.registered.insert(lhs);
+                else user.drivers[lhs].insert(read.begin(), read.end());
+            }
+        }
+        modules.push_back(user);
+    }
+    return modules;
+}
+
+}  // namespace
+
+std::string read_module(const DutSources& sources, const UserSources& user_sources, const std::string& top,
+                        const std::map<std::string, std::string>& parameters, bool werror, const std::string& where,
+                        std::string& text, UserModule& user, std::vector<std::string>& warnings) {
+    const fs::path work = fs::path(sources.build_root) / "blocks" / ("map." + std::to_string(::getpid()));
+    fs::remove_all(work);
+    fs::create_directories(work);
+    pugi::xml_document doc;
+    if (auto e = read_xml(work, user_sources, top, parameters, where, text, doc, warnings); !e.empty()) return e;
+    if (werror && !warnings.empty()) return "your RTL has warnings and --werror is set: " + warnings.front();
     // The top: the one Verilator marks, else the one module nobody instantiates.
-    pugi::xml_node top_node = doc.select_node("//netlist/module[@topModule='1']").node();
-    if (!top_node) {
-        std::set<std::string> instantiated;
-        for (const auto& i : doc.select_nodes("//instance")) instantiated.insert(i.node().attribute("defName").value());
-        std::vector<pugi::xml_node> tops;
-        for (const auto& m : doc.select_nodes("//netlist/module"))
-            if (!instantiated.count(m.node().attribute("name").value())) tops.push_back(m.node());
-        if (tops.size() != 1)
-            return where + ": your files have " + std::to_string(tops.size()) +
-                   " modules nobody instantiates: name yours with \"sources\": {\"top\": \"NAME\"}";
-        top_node = tops.front();
-    }
-    user.name = top_node.attribute("name").value();
-    for (const auto var : top_node.children("var")) {
-        const std::string name = var.attribute("name").value();
-        if (var.attribute("param").as_bool()) user.parameters.insert(name);
-        const std::string dir = var.attribute("dir").value();
-        const auto width = widths.find(var.attribute("dtype_id").value());
-        if (!dir.empty()) user.ports[name] = UserPort{dir, width != widths.end() ? width->second : 1};
-    }
+    const std::vector<UserModule> modules = xml_modules(doc);
+    std::vector<const UserModule*> tops;
+    for (const auto& m : modules)
+        if (m.top) tops = {&m};
+    if (tops.empty())
+        for (const auto& m : modules)
+            if (!m.instantiated) tops.push_back(&m);
+    if (tops.size() != 1)
+        return where + ": your files have " + std::to_string(tops.size()) +
+               " modules nobody instantiates: name yours with \"sources\": {\"top\": \"NAME\"}";
+    user = *tops.front();
+    fs::remove_all(work);
+    return "";
+}
+
+std::string read_modules(const DutSources& sources, const UserSources& user_sources, const std::string& where,
+                         std::vector<UserModule>& modules, std::vector<std::string>& warnings) {
+    const fs::path work = fs::path(sources.build_root) / "blocks" / ("map." + std::to_string(::getpid()));
+    fs::remove_all(work);
+    fs::create_directories(work);
+    pugi::xml_document doc;
+    std::string text;
+    if (auto e = read_xml(work, user_sources, "", {}, where, text, doc, warnings); !e.empty()) return e;
+    modules = xml_modules(doc);
     fs::remove_all(work);
     return "";
 }
