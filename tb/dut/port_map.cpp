@@ -22,6 +22,21 @@ using namespace port_map_detail;
 
 namespace port_map_detail {
 
+std::vector<std::string> write_block_files(const DutSources& sources, const std::string& prefix,
+                                           const std::vector<std::pair<std::string, std::string>>& files) {
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (const auto& [name, text] : files)
+        for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
+    const fs::path dir = fs::path(sources.build_root) / "blocks" / fmt::format("{}{:016x}", prefix, hash);
+    fs::create_directories(dir);
+    std::vector<std::string> paths;
+    for (const auto& [name, text] : files) {
+        std::ofstream(dir / name) << text;
+        paths.push_back((dir / name).string());
+    }
+    return paths;
+}
+
 std::string patch_mapped_file(const DutSources& sources, const std::string& mutant, const std::string& where,
                               UserSources& user_sources) {
     if (mutant.empty()) return "";
@@ -217,19 +232,13 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         w << "  );\n  /* verilator lint_on WIDTH */\nendmodule\n";
 
         // ---- into the RTL set: the wrapper in place of credit_counter.sv, the preprocessed RTL beside it
-        const std::string wrapper = w.str();
-        uint64_t hash = 0xcbf29ce484222325ull;
-        for (unsigned char c : wrapper + text) hash = (hash ^ c) * 0x100000001b3ull;
-        const fs::path dir = fs::path(sources.build_root) / "blocks" / fmt::format("{:016x}", hash);
-        fs::create_directories(dir);
-        std::ofstream(dir / "credit_counter.sv") << wrapper;
-        std::ofstream(dir / (user.name + "_preprocessed.sv")) << text;
+        const auto written = write_block_files(sources, "", {{"credit_counter.sv", w.str()}, {user.name + "_preprocessed.sv", text}});
         if (sources.rtl_files.empty())
             for (const auto& entry : fs::directory_iterator(fs::path(sources.source_root) / "rtl"))
                 if (entry.path().extension() == ".sv") sources.rtl_files.push_back(entry.path().string());
         for (auto& file : sources.rtl_files)
-            if (fs::path(file).filename() == "credit_counter.sv") file = (dir / "credit_counter.sv").string();
-        sources.rtl_files.push_back((dir / (user.name + "_preprocessed.sv")).string());
+            if (fs::path(file).filename() == "credit_counter.sv") file = written[0];
+        sources.rtl_files.push_back(written[1]);
         std::sort(sources.rtl_files.begin(), sources.rtl_files.end(), [](const std::string& a, const std::string& b) {
             const bool a_top = fs::path(a).filename() == "credit_link.sv";
             const bool b_top = fs::path(b).filename() == "credit_link.sv";
@@ -256,14 +265,7 @@ std::string use_rtl_map(DutSources& sources, const std::string& map_path, bool w
         UserModule top;
         if (auto e = read_module(sources, user_sources, "credit_link", {}, werror, where, text, top, warnings); !e.empty())
             return e;
-        const fs::path out = fs::path(sources.build_root) / "blocks" / fmt::format("rtl_{:016x}", [&] {
-            uint64_t hash = 0xcbf29ce484222325ull;
-            for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
-            return hash;
-        }());
-        fs::create_directories(out);
-        std::ofstream(out / "credit_link.sv") << text;
-        sources.rtl_files = {(out / "credit_link.sv").string()};
+        sources.rtl_files = write_block_files(sources, "rtl_", {{"credit_link.sv", text}});
     } catch (const json::exception& e) {
         return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
     }

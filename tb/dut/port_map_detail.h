@@ -102,6 +102,10 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
 std::string read_rtl_map(const json& map, const fs::path& base, const std::string& where, UserSources& user_sources);
 
 // ---- port_map.cpp
+// Generated files written under <build>/blocks/<prefix><hash of their texts>/: the same texts,
+// the same folder, so a cached build stays valid. Each one's path, in the order given.
+std::vector<std::string> write_block_files(const DutSources& sources, const std::string& prefix,
+                                           const std::vector<std::pair<std::string, std::string>>& files);
 // `mutant` (port_map.h) applied to the file of `user_sources` its replaces= names, the patched
 // file in the original's place. "" (and nothing done when `mutant` is "") or one error line.
 std::string patch_mapped_file(const DutSources& sources, const std::string& mutant, const std::string& where,

@@ -2,10 +2,7 @@
 // modules' ports and closed into a loop by a generated testbench top, creditloop's pipelines L
 // stages each way, that keeps every observed count from the interfaces' events.
 #include <filesystem>
-#include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "map_expression.h"
 #include "observed_tops.h"
@@ -151,15 +148,8 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
              "    if (!rst_rx_n) begin\n      occupancy_q <= '0;\n      held_q <= '0;\n    end else begin\n"
              "      occupancy_q <= occupancy_q + CW'(arrive && !overflow) - CW'(pop);\n"
              "      held_q <= held_q + CW'(pop) - returned;\n    end\nendmodule\n";
-        const std::string top = t.str();
-        uint64_t hash = 0xcbf29ce484222325ull;
-        for (unsigned char c : top + text) hash = (hash ^ c) * 0x100000001b3ull;
-        const fs::path dir = fs::path(sources.build_root) / "blocks" / fmt::format("link_{:016x}", hash);
-        fs::create_directories(dir);
-        std::ofstream(dir / "credit_link_observed.sv") << top;
-        std::ofstream(dir / "user_link_preprocessed.sv") << text;
-        sources.rtl_files = {(dir / "credit_link_observed.sv").string(), (dir / "user_link_preprocessed.sv").string(),
-                             (fs::path(sources.source_root) / "rtl" / "pipeline.sv").string()};
+        sources.rtl_files = write_block_files(sources, "link_", {{"credit_link_observed.sv", t.str()}, {"user_link_preprocessed.sv", text}});
+        sources.rtl_files.push_back((fs::path(sources.source_root) / "rtl" / "pipeline.sv").string());
         if (supplied_buffer) sources.rtl_files.push_back((fs::path(sources.source_root) / "rtl" / "rx_buffer.sv").string());
         sources.own_top = true;
         link.sender = tx.module;
