@@ -1,8 +1,11 @@
 #include "cli_parse.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
+#include <vector>
 
 namespace creditloop {
 
@@ -37,10 +40,15 @@ std::string value_taken_from_option(const CLI::App& app) {
 std::string one_line(const CLI::App& app, const CLI::ParseError& e) {
     const std::string what = e.what();
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-        // "The following argument(s) was/were not expected: --frob x"
-        const std::string extras = what.substr(what.find(": ") + 2);
-        return (extras.rfind("-", 0) == 0 ? "unknown option '" : "unexpected argument '") + extras + "' for '" +
-               app.get_name() + "': see '" + app.get_name() + " --help'";
+        // "The following argument(s) was/were not expected: x --frob": the words last first (CLI11
+        // was given them reversed). The first unknown option is named, else the first stray word.
+        std::istringstream words(what.substr(what.find(": ") + 2));
+        std::vector<std::string> extras;
+        for (std::string word; words >> word;) extras.insert(extras.begin(), word);
+        const auto option = std::find_if(extras.begin(), extras.end(), [](const std::string& w) { return w.rfind("-", 0) == 0; });
+        const std::string named = option != extras.end() ? *option : extras.empty() ? std::string() : extras.front();
+        return (option != extras.end() ? "unknown option '" : "unexpected argument '") + named + "' for '" + app.get_name() +
+               "': see '" + app.get_name() + " --help'";
     }
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
         const auto override_at = what.find(" was given a disallowed flag override");
