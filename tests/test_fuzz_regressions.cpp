@@ -151,8 +151,17 @@ TEST_CASE("module names with $ are renamed and a long run of blanks does not ove
     // 60,000 blanks overflowed libstdc++'s recursive regex matcher (a crash, not an error).
     CHECK(modules_declared_in("module a$b (); endmodule\nmacromodule static c; endmodule") ==
           std::vector<std::string>{"a$b", "c"});
-    CHECK(rename_modules("module a$b (); endmodule // a$b, a$bc and xa$b stay", {"a$b"}, "_v1") ==
-          "module a$b_v1 (); endmodule // a$b_v1, a$bc and xa$b stay");
+    CHECK(rename_modules("module a$b (); a$b u(); a$bc v(); xa$b w(); endmodule", {"a$b"}, "_v1") ==
+          "module a$b_v1 (); a$b_v1 u(); a$bc v(); xa$b w(); endmodule");
+    // Strings (a message, a `line directive's file) and comments keep the name as written: the
+    // design's own messages and file names reach the user unchanged.
+    CHECK(rename_modules("`line 3 \"rtl/a$b.sv\" 1\nmodule a$b; initial $error(\"a$b: \\\"a$b\\\" full\"); endmodule // a$b\n"
+                         "/* a$b */ a$b x();",
+                         {"a$b"}, "_v1") ==
+          "`line 3 \"rtl/a$b.sv\" 1\nmodule a$b_v1; initial $error(\"a$b: \\\"a$b\\\" full\"); endmodule // a$b\n"
+          "/* a$b */ a$b_v1 x();");
+    CHECK(rename_modules("a$b \"unterminated a$b", {"a$b"}, "_v1") == "a$b_v1 \"unterminated a$b");
+    CHECK(rename_modules("a$b /* open a$b", {"a$b"}, "_v1") == "a$b_v1 /* open a$b");
     CHECK(modules_declared_in("module" + std::string(60000, ' ') + "deep_blanks;\nendmodule\n") ==
           std::vector<std::string>{"deep_blanks"});
     for (const char* name : {"dollar_in_module_name.sv", "module_then_60k_blanks.sv"}) {

@@ -1,5 +1,7 @@
 #include "dut_bank.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <fstream>
 #include <set>
@@ -123,6 +125,22 @@ namespace {
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+// Where the string ("...", to its closing quote or the line's end) or the comment (// to the
+// line's end, /* to */) that starts at `at` ends; `at` when none starts there.
+size_t past_string_or_comment(const std::string& text, size_t at) {
+    if (text[at] == '"') {
+        size_t end = at + 1;
+        while (end < text.size() && text[end] != '"' && text[end] != '\n') end += text[end] == '\\' ? 2 : 1;
+        return std::min(end + 1, text.size());
+    }
+    if (text[at] == '/' && at + 1 < text.size() && (text[at + 1] == '/' || text[at + 1] == '*')) {
+        const bool line = text[at + 1] == '/';
+        const size_t close = line ? text.find('\n', at) : text.find("*/", at + 2);
+        return close == std::string::npos ? text.size() : line ? close : close + 2;
+    }
+    return at;
+}
+
 }  // namespace
 
 std::vector<std::string> modules_declared_in(const std::string& text) {
@@ -139,6 +157,10 @@ std::vector<std::string> modules_declared_in(const std::string& text) {
         return at;
     };
     for (size_t at = 0; at < text.size();) {
+        if (const size_t end = past_string_or_comment(text, at); end != at) {   // no declaration in there
+            at = end;
+            continue;
+        }
         if (!identifier_char(text[at])) {
             ++at;
             continue;
@@ -189,6 +211,13 @@ std::string rename_modules(const std::string& text, const std::vector<std::strin
     std::string out;
     out.reserve(text.size() + text.size() / 8);
     for (size_t at = 0; at < text.size();) {
+        // A string (a message, a `line directive's file name) and a comment are copied as they
+        // are: a module's name inside them is text, not a reference.
+        if (const size_t end = past_string_or_comment(text, at); end != at) {
+            out.append(text, at, end - at);
+            at = end;
+            continue;
+        }
         if (!identifier_char(text[at])) {
             out += text[at++];
             continue;

@@ -81,7 +81,8 @@ std::vector<std::string> declared_modules(const std::vector<std::string>& files)
 // The modules SystemVerilog text declares, in order (repeats kept).
 std::vector<std::string> modules_declared_in(const std::string& text);
 
-// `text` with every whole-word occurrence of a name in `modules` suffixed with `suffix`.
+// `text` with every whole-word occurrence of a name in `modules` suffixed with `suffix`, outside
+// strings and comments.
 std::string rename_modules(const std::string& text, const std::vector<std::string>& modules,
                            const std::string& suffix);
 
