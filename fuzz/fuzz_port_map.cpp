@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     fs::create_directories(base / "include");
     fs::create_directories(base.parent_path() / "include");
     for (const char* file : {"occupancy_credit_counter.sv", "vr_credit_counter.sv", "cbfc_tx.sv", "cbfc_rx.sv",
-                             "credit_link.sv", "credit_counter.sv", "credit_return.sv", "pipeline.sv", "return_policy.sv",
+                             "credit_link.sv", "credit_counter.sv", "credit_counters.sv", "credit_return.sv", "pipeline.sv", "return_policy.sv",
                              "return_port.sv", "rx_buffer.sv", "update_rx.sv", "update_tx.sv", "my.f"})
         std::ofstream(base / file) << "// an empty stand-in: only its existence is checked\n";
     return 0;

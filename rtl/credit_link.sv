@@ -444,26 +444,17 @@ module credit_link #(
     end
   end
 
-  for (genvar p = 0; p < NPOOL; p++) begin : g_sender
-    localparam int BP = pool_b(p);
-    localparam int CWP = $clog2(BP + 1);
-    localparam int TWP = (TAKE_BITS == 1) ? 1 : CWP;
-    logic [CWP-1:0] count, arriving;
-    logic           can;
-    assign arriving = CWP'(credits_arriving[p*16 +: 16]);   // the credits coming home this cycle
-    credit_counter #(.MAXC(BP), .RETURN_WIDTH(CWP), .TAKE_WIDTH(TWP)) u_counter (
-      .clk,
-      .rst_n         (rst_tx_n),
-      .credit_return (arriving),
-      .want_send     (TWP'(want[p*17 +: 17])),
-      .init_credits  (CWP'(BP)),
-      .can_send      (can),
-      .do_send       (do_send[p]),
-      .credits       (count)
-    );
-    assign credits[p*16 +: 16]  = 16'(count);
-    assign can_send[p] = can;
-  end
+  // The counters, one per pool (rtl/credit_counters.sv: a block of its own, so a design holding
+  // every channel's counter in one module takes its place as one unit).
+  credit_counters #(.NPOOL(NPOOL), .POOL_B(POOL_B), .TAKE_BITS(TAKE_BITS)) u_counters (
+    .clk,
+    .rst_n            (rst_tx_n),
+    .credits_arriving (credits_arriving),
+    .want             (want),
+    .do_send          (do_send),
+    .can_send         (can_send),
+    .credits          (credits)
+  );
 
   // ---- link.fwd
   logic [FW-1:0] fwd_out;

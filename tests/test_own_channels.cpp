@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
@@ -37,6 +38,17 @@ CliOutcome run_in_scratch(const std::string& args) {
     return o;
 }
 
+// The counter `map` in the chi, pcie and ib presets' pools: each passes, in lockstep, conserving.
+void passes_every_preset(const std::string& map) {
+    for (const char* preset : {"chi", "pcie", "ib"}) {
+        const CliOutcome r = run_in_scratch(std::string("run --preset ") + preset + " --counter " + map);
+        INFO(preset << "\n" << r.out << r.err);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find("lockstep: 6,000 cycles checked, 0 violations") != std::string::npos);
+        CHECK(r.out.find("conservation: 6,000 cycles checked, 0 violations") != std::string::npos);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("your own counter takes every pool's place on the multi-channel link, in lockstep with the model",
@@ -44,13 +56,7 @@ TEST_CASE("your own counter takes every pool's place on the multi-channel link, 
     const std::string vr = example("vr_counter/vr_counter.map.json");
     // vr_credit_counter takes a count with its valid: DAT's 64-byte lines cost 2 credits of 32
     // bytes at once, and its ready answers for both.
-    for (const char* preset : {"chi", "pcie", "ib"}) {
-        const CliOutcome r = run_in_scratch(std::string("run --preset ") + preset + " --counter " + vr);
-        INFO(preset << "\n" << r.out << r.err);
-        CHECK(r.exit_code == 0);
-        CHECK(r.out.find("lockstep: 6,000 cycles checked, 0 violations") != std::string::npos);
-        CHECK(r.out.find("conservation: 6,000 cycles checked, 0 violations") != std::string::npos);
-    }
+    passes_every_preset(vr);
 
     // occupancy_credit_counter takes one credit a send (a one-bit take): refused on CHI, whose DAT
     // packets take 2, in one line and exit 2; accepted where every packet is one credit.
@@ -94,5 +100,73 @@ TEST_CASE("make sim with a counter map runs the channels/ tests the counter can 
     // The synchronous reset of vr_credit_counter cannot take chi_policies_resets's mid-run resets.
     CHECK(r.out.find("1 channels/ tests need what your counter cannot take; skipped for yours") != std::string::npos);
     CHECK(r.out.find("channels/chi_policies_resets") == std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a module holding every channel's counter takes credit_counters' place, a slice a pool",
+          "[rtl][own-rtl][channels][array]") {
+    const std::string array = example("counter_array/counter_array.map.json");
+    // lcrd_counter_array: per-channel packed ports, a count taken with its valid, an init port
+    // that gives each pool its own B (CHI's 15/8/8/15, PCIe's header 8 and data 32 pools).
+    passes_every_preset(array);
+    // The single link is an array of one.
+    const CliOutcome single = run_in_scratch("run --L 4 --B 12 --K 4 --cycles 3000 --counter " + array);
+    INFO(single.out << single.err);
+    CHECK(single.exit_code == 0);
+    CHECK(single.out.find("lockstep: 3,000 cycles checked, 0 violations") != std::string::npos);
+
+    // Its one-line leak (a channel's returned credits lost in a cycle it also sends). No credit
+    // comes back before the round trip 2L + 1 = 9 cycles on chi, so the first loss shows at the
+    // next cycle at the earliest, one credit of one pool.
+    const CliOutcome leak = run_in_scratch("run --preset chi --counter " + array + " --mutant " +
+                                           example("counter_array/mutants/lcrd_counter_array_return_lost.mutant"));
+    INFO(leak.out << leak.err);
+    CHECK(leak.exit_code == 1);
+    std::smatch m;
+    const std::regex first("first violation: cycle (\\d+): conservation\\.pool link\\.pool\\.(\\w+)\\.total expected (\\d+) got (\\d+)");
+    REQUIRE(std::regex_search(leak.out, m, first));
+    CHECK(std::stoi(m[1]) >= 10);
+    CHECK(std::stoi(m[4]) == std::stoi(m[3]) - 1);
+
+    // Without an init port every pool starts from the module's parameter: pools of different B
+    // are refused in one line before anything is built, pools of one B run.
+    const fs::path dir = fs::temp_directory_path() / ("creditloop_array_map_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string no_init = (dir / "no_init.map.json").string();
+    std::ofstream(dir / "param_array.sv")
+        << "module param_array #(parameter int N = 2, parameter int M = 4, localparam int C = $clog2(M + 1)) (\n"
+           "  input logic clk, rst_n, input logic [N-1:0] take_valid, input logic [N-1:0][C-1:0] take, give,\n"
+           "  output logic [N-1:0] ready, output logic [N-1:0][C-1:0] count);\n"
+           "  for (genvar c = 0; c < N; c++) begin : g\n"
+           "    assign ready[c] = count[c] >= take[c];\n"
+           "    always_ff @(posedge clk or negedge rst_n)\n"
+           "      if (!rst_n) count[c] <= C'(M);   // every channel starts from the parameter\n"
+           "      else count[c] <= count[c] - ((take_valid[c] && ready[c]) ? take[c] : '0) + give[c];\n"
+           "  end\nendmodule\n";
+    std::ofstream(no_init) << "{\"block\": \"credit_counters\", \"sources\": {\"files\": [\"param_array.sv\"]},\n"
+                           << " \"parameters\": {\"N\": \"N\", \"M\": \"B\"},\n"
+                           << " \"ports\": {\"clock\": \"clk\", \"reset\": \"rst_n\", \"send\": {\"port\": \"take\", "
+                              "\"valid\": \"take_valid\"}, \"can_send\": \"ready\", \"credit_return\": \"give\", "
+                              "\"credits\": \"count\"}}\n";
+    const CliOutcome refused = run_in_scratch("run --preset chi --counter " + no_init);
+    INFO(refused.out << refused.err);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("creditloop: your counter array starts every pool from one B (no init role), but channel RSP has 8 "
+                           "credits and channel REQ 15") != std::string::npos);
+    const CliOutcome equal = run_in_scratch("run --L 2 --channel name=A,credits=6 --channel name=B,credits=6 --counter " + no_init);
+    INFO(equal.out << equal.err);
+    CHECK(equal.exit_code == 0);
+
+    // A per-channel port that is not N slices is named with the form it takes.
+    const std::string scalar = (dir / "scalar.map.json").string();
+    std::ofstream(scalar) << "{\"block\": \"credit_counters\", \"sources\": {\"files\": [\""
+                          << example("counter_array/lcrd_counter_array.sv") << "\"]},\n"
+                          << " \"parameters\": {\"NumChannels\": \"2\", \"MaxCredits\": \"B\"},\n"
+                          << " \"ports\": {\"clock\": \"clk_i\", \"reset\": \"rst_ni\", \"send\": {\"port\": \"take_i\", "
+                             "\"valid\": \"take_valid_i\"}, \"can_send\": \"take_ready_o\", \"credit_return\": \"give_i\", "
+                             "\"credits\": \"count_o\", \"init\": {\"port\": \"init_i\", \"value\": \"B\"}}}\n";
+    const CliOutcome fixed = run_in_scratch("run --preset chi --counter " + scalar);
+    CHECK(fixed.exit_code == 2);
+    CHECK(fixed.err.find("role can_send: port take_ready_o is 2 bits at N = 3, not a slice per channel") != std::string::npos);
     fs::remove_all(dir);
 }

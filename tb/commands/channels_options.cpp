@@ -179,6 +179,13 @@ std::optional<std::string> channel_counter_refuses(const ChannelRunSpec& spec, c
          spec.faults.corrupt_at))
         return "your counter takes one credit a cycle back (a one-bit credit_return): drop the shared return path, recovery, "
                "flushes and corrupted messages, which return several at once";
+    if (swapped.equal_pools_only)
+        for (const ChannelSpec& channel : c.channels)
+            for (const int credits : {channel.credits, channel.split ? channel.data_credits : channel.credits})
+                if (credits != c.channels.front().credits)
+                    return "your counter array starts every pool from one B (no init role), but channel " + channel.name +
+                           " has " + std::to_string(credits) + " credits and channel " + c.channels.front().name + " " +
+                           std::to_string(c.channels.front().credits) + ": map the array's init port, or give every pool the same credits";
     const ChannelEnvironment& e = spec.environment;
     if (swapped.synchronous_reset && (e.reset_every || e.reset_tx_at || e.reset_rx_at))
         return "your counter resets synchronously, so it cannot take the mid-run reset pulses: drop --reset-every, "

@@ -76,6 +76,57 @@ std::string patch_mapped_file(const DutSources& sources, const std::string& muta
     return "";
 }
 
+std::string claim_roles(const UserModule& user, const std::map<std::string, Role>& roles, const std::string& where,
+                        std::map<std::string, std::string>& used) {
+    const auto claim = [&](const std::string& port, const std::string& role, const std::string& direction) -> std::string {
+        const auto it = user.ports.find(port);
+        if (it == user.ports.end())
+            return where + ": role " + role + " names port '" + port + "', which module " + user.name + " does not have";
+        if (it->second.direction != direction)
+            return where + ": role " + role + " needs an " + direction + ", but " + port + " is an " + it->second.direction;
+        const auto [at, fresh] = used.insert({port, role});
+        return fresh ? "" : where + ": port " + port + " is mapped to both " + at->second + " and " + role;
+    };
+    for (const auto& [role, r] : roles) {
+        const bool output = role == "can_send" || role == "credits";
+        if (auto e = claim(r.port, role, output ? "output" : "input"); !e.empty()) return e;
+        if (!r.valid.empty())
+            if (auto e = claim(r.valid, role + ".valid", "input"); !e.empty()) return e;
+    }
+    return "";
+}
+
+std::string claim_ties(const UserModule& user, const std::map<std::string, std::string>& ties, const std::string& where,
+                       std::map<std::string, std::string>& used) {
+    for (const auto& [name, value] : ties) {
+        const auto port = user.ports.find(name);
+        if (port == user.ports.end() || port->second.direction != "input")
+            return where + ": ties: " + name + " is not an input of " + user.name;
+        if (used.count(name)) return where + ": ties: " + name + " is already mapped to " + used[name];
+        used[name] = "tie";
+    }
+    for (const auto& [name, port] : user.ports)
+        if (port.direction == "input" && !used.count(name))
+            return where + ": input " + name + " of " + user.name + " has no role: map it or tie it (\"ties\": {\"" + name +
+                   "\": 0})";
+    return "";
+}
+
+void put_in_rtl_set(DutSources& sources, const std::vector<std::string>& written) {
+    if (sources.rtl_files.empty())
+        for (const auto& entry : fs::directory_iterator(fs::path(sources.source_root) / "rtl"))
+            if (entry.path().extension() == ".sv") sources.rtl_files.push_back(entry.path().string());
+    const std::string replaced = fs::path(written.front()).filename().string();
+    for (auto& file : sources.rtl_files)
+        if (fs::path(file).filename() == replaced) file = written.front();
+    sources.rtl_files.insert(sources.rtl_files.end(), written.begin() + 1, written.end());
+    std::sort(sources.rtl_files.begin(), sources.rtl_files.end(), [](const std::string& a, const std::string& b) {
+        const bool a_top = fs::path(a).filename() == "credit_link.sv";
+        const bool b_top = fs::path(b).filename() == "credit_link.sv";
+        return a_top != b_top ? a_top : a < b;
+    });
+}
+
 }  // namespace port_map_detail
 
 // Inside a counter's wrapper the map's B is the contract's MAXC.
@@ -91,6 +142,7 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
     CounterMap counter_map;
     if (auto e = read_counter_map(map, base, where, counter_map); !e.empty()) return e;
     if (auto e = patch_mapped_file(sources, mutant, where, counter_map.sources); !e.empty()) return e;
+    if (counter_map.array) return swap_mapped_array(sources, map_path, counter_map, buffer_slots, werror, swapped);
     const UserSources& user_sources = counter_map.sources;
     const std::string top = user_sources.top;
     const auto& parameters = counter_map.parameters;
@@ -114,27 +166,7 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         // ---- the roles against the module's ports
         std::map<std::string, Role>& roles = counter_map.roles;
         std::map<std::string, std::string> used;   // port -> role
-        const auto claim = [&](const std::string& port, const std::string& role, const std::string& direction,
-                               std::string& problem) {
-            const auto it = user.ports.find(port);
-            if (it == user.ports.end()) {
-                problem = where + ": role " + role + " names port '" + port + "', which module " + user.name + " does not have";
-                return;
-            }
-            if (it->second.direction != direction) {
-                problem = where + ": role " + role + " needs an " + direction + ", but " + port + " is an " + it->second.direction;
-                return;
-            }
-            const auto [at, fresh] = used.insert({port, role});
-            if (!fresh) problem = where + ": port " + port + " is mapped to both " + at->second + " and " + role;
-        };
-        for (const auto& [role, r] : roles) {
-            std::string problem;
-            const bool output = role == "can_send" || role == "credits";
-            claim(r.port, role, output ? "output" : "input", problem);
-            if (problem.empty() && !r.valid.empty()) claim(r.valid, role + ".valid", "input", problem);
-            if (!problem.empty()) return problem;
-        }
+        if (auto e = claim_roles(user, roles, where, used); !e.empty()) return e;
 
         // ---- widths
         const int return_width = user.ports[roles["credit_return"].port].width;
@@ -149,18 +181,8 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
         swapped.synchronous_reset = roles["reset"].kind == "sync";
 
         // ---- every other input tied
-        std::map<std::string, std::string> ties;
-        for (const auto& [name, value] : counter_map.ties) {
-            if (!user.ports.count(name) || user.ports[name].direction != "input")
-                return where + ": ties: " + name + " is not an input of " + user.name;
-            if (used.count(name)) return where + ": ties: " + name + " is already mapped to " + used[name];
-            ties[name] = value;
-            used[name] = "tie";
-        }
-        for (const auto& [name, port] : user.ports)
-            if (port.direction == "input" && !used.count(name))
-                return where + ": input " + name + " of " + user.name + " has no role: map it or tie it (\"ties\": {\"" + name +
-                       "\": 0})";
+        std::map<std::string, std::string> ties = counter_map.ties;
+        if (auto e = claim_ties(user, ties, where, used); !e.empty()) return e;
 
         // ---- the wrapper: credit_counter's contract on the outside, the user's module inside
         std::ostringstream w;
@@ -233,17 +255,7 @@ std::string swap_mapped_counter(DutSources& sources, const std::string& map_path
 
         // ---- into the RTL set: the wrapper in place of credit_counter.sv, the preprocessed RTL beside it
         const auto written = write_block_files(sources, "", {{"credit_counter.sv", w.str()}, {user.name + "_preprocessed.sv", text}});
-        if (sources.rtl_files.empty())
-            for (const auto& entry : fs::directory_iterator(fs::path(sources.source_root) / "rtl"))
-                if (entry.path().extension() == ".sv") sources.rtl_files.push_back(entry.path().string());
-        for (auto& file : sources.rtl_files)
-            if (fs::path(file).filename() == "credit_counter.sv") file = written[0];
-        sources.rtl_files.push_back(written[1]);
-        std::sort(sources.rtl_files.begin(), sources.rtl_files.end(), [](const std::string& a, const std::string& b) {
-            const bool a_top = fs::path(a).filename() == "credit_link.sv";
-            const bool b_top = fs::path(b).filename() == "credit_link.sv";
-            return a_top != b_top ? a_top : a < b;
-        });
+        put_in_rtl_set(sources, written);
         swapped.module = user.name;
         swapped.single_credit_send = !count_send;
     } catch (const json::exception& e) {

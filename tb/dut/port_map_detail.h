@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "block_swap.h"
 #include "dut_library.h"
 #include "port_map_guess.h"
 
@@ -62,8 +63,9 @@ struct UserSources {
 
 // A counter's map as read from its JSON, before any RTL is: its sources, parameters, roles and ties.
 struct CounterMap {
+    bool array = false;   // "block": "credit_counters": one module holding every pool's counter, a slice each
     UserSources sources;
-    std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression of B (map_expression.h)
+    std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression of B (and N) (map_expression.h)
     std::map<std::string, Role> roles;
     std::map<std::string, std::string> ties;                        // input, expression of B
 };
@@ -110,6 +112,23 @@ std::vector<std::string> write_block_files(const DutSources& sources, const std:
 // file in the original's place. "" (and nothing done when `mutant` is "") or one error line.
 std::string patch_mapped_file(const DutSources& sources, const std::string& mutant, const std::string& where,
                               UserSources& user_sources);
+
+// The map's roles (an output for can_send and credits, an input for the rest) claimed on the
+// module's ports into `used` (port -> role); then the ties, and every other input refused unless
+// tied. "" or one error line.
+std::string claim_roles(const UserModule& user, const std::map<std::string, Role>& roles, const std::string& where,
+                        std::map<std::string, std::string>& used);
+std::string claim_ties(const UserModule& user, const std::map<std::string, std::string>& ties, const std::string& where,
+                       std::map<std::string, std::string>& used);
+// The generated block `written[0]` in place of the RTL file of the same name (the checkout's rtl/
+// when `sources` names none yet), the rest of `written` beside it; credit_link.sv stays first.
+void put_in_rtl_set(DutSources& sources, const std::vector<std::string>& written);
+
+// ---- port_map_array.cpp
+// A counter array's map (CounterMap::array) applied: the module read at two B, each role's
+// per-channel slice found, and a generated credit_counters in place of rtl/credit_counters.sv.
+std::string swap_mapped_array(DutSources& sources, const std::string& map_path, const CounterMap& counter_map,
+                              int buffer_slots, bool werror, SwappedBlock& swapped);
 
 // ---- port_map_rtl.cpp
 int clog2_plus1(int value);   // the bits a count of 0..value needs

@@ -166,7 +166,11 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
         std::string error;
         const std::string block = map.contains("block") ? text_at(map, "block", where, error, "\"credit_counter\"") : "credit_counter";
         if (!error.empty()) return error;
-        if (block != "credit_counter") return where + ": block '" + block + "': only credit_counter takes a map for now";
+        if (block != "credit_counter" && block != "credit_counters")
+            return where + ": block '" + block + "': a counter map's block is credit_counter (one counter, in every pool's place) "
+                   "or credit_counters (one module holding every pool's counter)";
+        out.array = block == "credit_counters";
+        const auto& names = out.array ? kArrayNames : kCounterNames;
         if (!map.contains("sources")) return where + ": no \"sources\" naming your RTL";
 
         // ---- sources, as Verilator takes them
@@ -175,7 +179,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
         // ---- parameters
         const json params = object_at(map, "parameters", where, error, "an object, {\"NumCredits\": \"B\"}");
         for (const auto& [name, value] : params.items()) {
-            out.parameters.push_back({name, map_value(value, kCounterNames, where + ": parameters: " + name, error)});
+            out.parameters.push_back({name, map_value(value, names, where + ": parameters: " + name, error)});
             if (!error.empty()) return error;
         }
 
@@ -202,7 +206,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
                 for (const char* held : {"tie", "value"}) {
                     if (!value.contains(held)) continue;
                     std::string e;
-                    r.value = map_value(value[held], kCounterNames, where + ": role " + role + ": " + held, e);
+                    r.value = map_value(value[held], names, where + ": role " + role + ": " + held, e);
                     if (!e.empty()) return e;
                 }
             } else {
@@ -220,7 +224,7 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
             return where + ": role credits is not mapped: the checks need the counter's count (a port wide enough for B)";
 
         // ---- the ties' values (their ports are checked once the module is read)
-        if (auto e = read_ties(map.value("ties", json::object()), kCounterNames, where, out.ties); !e.empty()) return e;
+        if (auto e = read_ties(map.value("ties", json::object()), names, where, out.ties); !e.empty()) return e;
     } catch (const json::exception& e) {
         return where + ": a value has the wrong type (" + std::string(e.what()) + ")";
     }

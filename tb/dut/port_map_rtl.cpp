@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <pugixml.hpp>
@@ -89,13 +91,52 @@ std::string target(const pugi::xml_node& lhs) {
 
 // Every module of the XML: its ports at the parameters it was read with, its parameters, whether
 // another module instantiates it, and the signals on its flops' edges.
-std::vector<UserModule> xml_modules(const pugi::xml_document& doc) {
+// A constant of Verilator's XML ("32'h2", "32'sh0") as a number.
+long xml_constant(const std::string& text) {
+    const size_t tick = text.find('\'');
+    if (tick == std::string::npos) return std::strtol(text.c_str(), nullptr, 10);
+    size_t at = tick + 1;
+    if (at < text.size() && (text[at] == 's' || text[at] == 'S')) ++at;
+    const char base = at < text.size() ? static_cast<char>(std::tolower(text[at])) : 'd';
+    return std::strtol(text.c_str() + at + 1, nullptr, base == 'h' ? 16 : base == 'b' ? 2 : base == 'o' ? 8 : 10);
+}
+
+// Each type's width in bits: a vector's, a packed array's (its elements times theirs, so
+// `logic [N-1:0][W-1:0]` is N*W), a typedef's. An unpacked array is 0: no port of a map may be one.
+std::map<std::string, int> xml_widths(const pugi::xml_document& doc) {
+    std::map<std::string, pugi::xml_node> types;
+    for (auto node = doc.select_node("//typetable").node().first_child(); node; node = node.next_sibling())
+        types[node.attribute("id").value()] = node;
     std::map<std::string, int> widths;
-    for (const auto& node : doc.select_nodes("//typetable/basicdtype")) {
-        const auto dtype = node.node();
-        const auto left = dtype.attribute("left"), right = dtype.attribute("right");
-        widths[dtype.attribute("id").value()] = left ? std::abs(left.as_int() - right.as_int()) + 1 : 1;
-    }
+    std::function<int(const std::string&, int)> width = [&](const std::string& id, int depth) -> int {
+        if (const auto known = widths.find(id); known != widths.end()) return known->second;
+        const auto it = types.find(id);
+        if (it == types.end() || depth > 16) return 1;
+        const pugi::xml_node dtype = it->second;
+        const std::string kind = dtype.name();
+        int bits = 1;
+        if (kind == "basicdtype") {
+            const auto left = dtype.attribute("left"), right = dtype.attribute("right");
+            bits = left ? std::abs(left.as_int() - right.as_int()) + 1 : 1;
+        } else if (kind == "packarraydtype") {
+            const auto bounds = dtype.child("range").children("const");
+            std::vector<long> ends;
+            for (const auto& c : bounds) ends.push_back(xml_constant(c.attribute("name").value()));
+            const long elements = ends.size() == 2 ? std::labs(ends[0] - ends[1]) + 1 : 1;
+            bits = static_cast<int>(elements * width(dtype.attribute("sub_dtype_id").value(), depth + 1));
+        } else if (kind == "unpackarraydtype") {
+            bits = 0;
+        } else if (dtype.attribute("sub_dtype_id")) {   // a typedef, an enum
+            bits = width(dtype.attribute("sub_dtype_id").value(), depth + 1);
+        }
+        return widths[id] = bits;
+    };
+    for (const auto& [id, node] : types) width(id, 0);
+    return widths;
+}
+
+std::vector<UserModule> xml_modules(const pugi::xml_document& doc) {
+    const std::map<std::string, int> widths = xml_widths(doc);
     std::set<std::string> instantiated;
     for (const auto& i : doc.select_nodes("//instance")) instantiated.insert(i.node().attribute("defName").value());
     std::vector<UserModule> modules;
