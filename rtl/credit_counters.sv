@@ -11,11 +11,15 @@
 //   do_send[p]         combinational: pool p's counter spends what is asked at the next edge.
 //   can_send[p]        combinational: pool p has a credit.
 //   credits            per pool p, [p*16 +: 16]: its count at the start of this cycle.
+//   flit, flit_lane, flit_payload   the flit the link's arbiter puts on the link this cycle;
+//   send, send_lane, send_payload   the flit launched onto the forward link: here the same, passed
+//                      on (a sender of your own that owns the flit mux launches its own).
 // Each pool p starts from POOL_B[p*16 +: 16] credits at reset.
 module credit_counters #(
   parameter int NPOOL = 1,
   parameter logic [16*16-1:0] POOL_B = {16{16'd12}},
-  parameter int TAKE_BITS = 1
+  parameter int TAKE_BITS = 1,
+  parameter int W = 32
 ) (
   input  logic               clk,
   input  logic               rst_n,
@@ -25,8 +29,18 @@ module credit_counters #(
   /* verilator lint_on UNUSEDSIGNAL */
   output logic [NPOOL-1:0]    do_send,
   output logic [NPOOL-1:0]    can_send,
-  output logic [NPOOL*16-1:0] credits
+  output logic [NPOOL*16-1:0] credits,
+  input  logic               flit,
+  input  logic [7:0]         flit_lane,
+  input  logic [W-1:0]       flit_payload,
+  output logic               send,
+  output logic [7:0]         send_lane,
+  output logic [W-1:0]       send_payload
 );
+  assign send         = flit;
+  assign send_lane    = flit_lane;
+  assign send_payload = flit_payload;
+
   for (genvar p = 0; p < NPOOL; p++) begin : g_sender
     localparam int BP = 32'(POOL_B[p*16 +: 16]);
     localparam int CWP = $clog2(BP + 1);

@@ -418,10 +418,15 @@ module credit_link #(
     end
   end
 
-  // The flit on the link: the next of the packet in progress, or the granted head.
-  assign send         = in_packet || granted;
-  assign send_lane    = in_packet ? busy_lane : chosen_lane;
-  assign send_payload = in_packet ? next_payload : (granted ? chosen_tag : '0);
+  // The flit for the link: the next of the packet in progress, or the granted head. The counters'
+  // block launches it (send, send_lane, send_payload): the project's passes it on as it is; a
+  // sender of your own that owns the flit mux puts its own there, so lockstep sees what it sends.
+  logic         flit;
+  logic [7:0]   flit_lane;
+  logic [W-1:0] flit_payload;
+  assign flit         = in_packet || granted;
+  assign flit_lane    = in_packet ? busy_lane : chosen_lane;
+  assign flit_payload = in_packet ? next_payload : (granted ? chosen_tag : '0);
 
   // Each later flit moves one credit of its lane's pool from reserved to the link.
   logic [NPOOL-1:0] continuing;
@@ -446,14 +451,20 @@ module credit_link #(
 
   // The counters, one per pool (rtl/credit_counters.sv: a block of its own, so a design holding
   // every channel's counter in one module takes its place as one unit).
-  credit_counters #(.NPOOL(NPOOL), .POOL_B(POOL_B), .TAKE_BITS(TAKE_BITS)) u_counters (
+  credit_counters #(.NPOOL(NPOOL), .POOL_B(POOL_B), .TAKE_BITS(TAKE_BITS), .W(W)) u_counters (
     .clk,
     .rst_n            (rst_tx_n),
     .credits_arriving (credits_arriving),
     .want             (want),
     .do_send          (do_send),
     .can_send         (can_send),
-    .credits          (credits)
+    .credits          (credits),
+    .flit             (flit),
+    .flit_lane        (flit_lane),
+    .flit_payload     (flit_payload),
+    .send             (send),
+    .send_lane        (send_lane),
+    .send_payload     (send_payload)
   );
 
   // ---- link.fwd

@@ -299,7 +299,7 @@ def main():
     parser.add_argument("--cross-check", type=int, default=0, metavar="N",
                         help="also classify N caught mutants: the classifier must find each different (a check of the classifier)")
     parser.add_argument("--ci", action="store_true", help="the subset make test runs: 16 mutants of seed 004's loop (sets seed004, "
-                        "seed004_stress) and 8 of a multi-channel link (channels/tight), 2 caught ones cross-checked")
+                        "seed004_stress) and 8 of a multi-channel link (channels/tight, channels/tight_stress), 2 caught ones cross-checked")
     args = parser.parse_args()
     if args.count < 0 or args.channel_count < 0 or args.count + args.channel_count < 1 or args.jobs < 1 or args.seed < 0:
         fail("--count and --channel-count need at least 0 (together at least 1), --jobs at least 1, --seed at least 0")
@@ -314,7 +314,7 @@ def main():
         fail("%s not found: run make build first" % creditloop)
     if args.ci:
         args.count, args.channel_count = 16, 8
-        args.cases, args.cross_check = "seed004,seed004_stress,channels/tight", max(args.cross_check, 2)
+        args.cases, args.cross_check = "seed004,seed004_stress,channels/tight,channels/tight_stress", max(args.cross_check, 2)
     out_root = os.path.join(args.build, "mutation" + ("_ci" if args.ci else ""))
     os.makedirs(out_root, exist_ok=True)
     # One run at a time owns the output folder (its netlists and logs are rewritten): a second one waits.

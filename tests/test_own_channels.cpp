@@ -107,10 +107,13 @@ TEST_CASE("a module holding every channel's counter takes credit_counters' place
           "[rtl][own-rtl][channels][array]") {
     const std::string array = example("counter_array/counter_array.map.json");
     // lcrd_counter_array: per-channel packed ports, a count taken with its valid, an init port
-    // that gives each pool its own B (CHI's 15/8/8/15, PCIe's header 8 and data 32 pools).
-    passes_every_preset(array);
-    // The single link is an array of one.
-    const CliOutcome single = run_in_scratch("run --L 4 --B 12 --K 4 --cycles 3000 --counter " + array);
+    // that gives each pool its own B (CHI's 15/8/8/15), DAT's lines two credits at once.
+    const CliOutcome chi = run_in_scratch("run --preset chi --counter " + array);
+    INFO(chi.out << chi.err);
+    CHECK(chi.exit_code == 0);
+    CHECK(chi.out.find("lockstep: 6,000 cycles checked, 0 violations") != std::string::npos);
+    CHECK(chi.out.find("conservation: 6,000 cycles checked, 0 violations") != std::string::npos);
+    const CliOutcome single = run_in_scratch("run --L 4 --B 12 --K 4 --cycles 3000 --counter " + array);   // an array of one
     INFO(single.out << single.err);
     CHECK(single.exit_code == 0);
     CHECK(single.out.find("lockstep: 3,000 cycles checked, 0 violations") != std::string::npos);
@@ -148,14 +151,15 @@ TEST_CASE("a module holding every channel's counter takes credit_counters' place
                            << " \"ports\": {\"clock\": \"clk\", \"reset\": \"rst_n\", \"send\": {\"port\": \"take\", "
                               "\"valid\": \"take_valid\"}, \"can_send\": \"ready\", \"credit_return\": \"give\", "
                               "\"credits\": \"count\"}}\n";
-    const CliOutcome refused = run_in_scratch("run --preset chi --counter " + no_init);
+    const CliOutcome refused = run_in_scratch("run --preset chi --counter " + no_init);   // refused before any build
     INFO(refused.out << refused.err);
     CHECK(refused.exit_code == 2);
     CHECK(refused.err.find("creditloop: your counter array starts every pool from one B (no init role), but channel RSP has 8 "
                            "credits and channel REQ 15") != std::string::npos);
-    const CliOutcome equal = run_in_scratch("run --L 2 --channel name=A,credits=6 --channel name=B,credits=6 --counter " + no_init);
+    const CliOutcome equal = run_in_scratch("run --L 2 --cycles 2000 --channel name=A,credits=6 --channel name=B,credits=6 --counter " + no_init);
     INFO(equal.out << equal.err);
     CHECK(equal.exit_code == 0);
+    CHECK(equal.out.find("lockstep: 2,000 cycles checked, 0 violations") != std::string::npos);
 
     // A per-channel port that is not N slices is named with the form it takes.
     const std::string scalar = (dir / "scalar.map.json").string();
@@ -169,4 +173,43 @@ TEST_CASE("a module holding every channel's counter takes credit_counters' place
     CHECK(fixed.exit_code == 2);
     CHECK(fixed.err.find("role can_send: port take_ready_o is 2 bits at N = 3, not a slice per channel") != std::string::npos);
     fs::remove_all(dir);
+}
+
+TEST_CASE("a per-virtual-channel sender launches its own flits: pushes per VC, its arbiter port granted, the flit and its VC checked",
+          "[rtl][own-rtl][channels][array]") {
+    const std::string vc = example("vc_sender/vc_sender.map.json");
+    // vc_credit_sender (bedrock's br_credit_sender_vc shape): the link's round-robin grants a
+    // channel, the sender is pushed its flit and launches it with its VC; lockstep compares the
+    // flit, its lane (the VC) and payload with the model's, and the data check follows every tag.
+    // CHI with DAT's lines of one 64-byte credit: one flit a packet, as a VC sender pushes.
+    const std::string chi = "run --preset chi --channel name=DAT,unit=64 --counter " + vc;
+    const CliOutcome r = run_in_scratch(chi);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("lockstep: 6,000 cycles checked, 0 violations") != std::string::npos);
+    CHECK(r.out.find("data: 6,000 cycles checked, 0 violations") != std::string::npos);
+
+    // Its one-line leak: a VC's returned credits lost beside a send. No credit is back before
+    // the round trip's 2L + 1 = 9 cycles, so the first loss shows at cycle 10 at the earliest.
+    const CliOutcome leak =
+        run_in_scratch(chi + " --mutant " + example("vc_sender/mutants/vc_credit_sender_return_lost.mutant"));
+    INFO(leak.out << leak.err);
+    CHECK(leak.exit_code == 1);
+    std::smatch m;
+    const std::regex first("first violation: cycle (\\d+): conservation\\.pool link\\.pool\\.(\\w+)\\.total expected (\\d+) got (\\d+)");
+    REQUIRE(std::regex_search(leak.out, m, first));
+    CHECK(std::stoi(m[1]) >= 10);
+    CHECK(std::stoi(m[4]) == std::stoi(m[3]) - 1);
+
+    // What a VC sender cannot take, refused in one line before anything is built: packets of
+    // several flits (CHI's DAT as it comes), header/data channels (PCIe), one shared pool.
+    const CliOutcome lines = run_in_scratch("run --preset chi --counter " + vc);
+    CHECK(lines.exit_code == 2);
+    CHECK(lines.err.find("a packet of channel DAT of 64 bytes takes 2 credits at once") != std::string::npos);
+    const CliOutcome split = run_in_scratch("run --L 2 --channel name=P,credits=4,data=8,bytes=0-16,unit=16 --counter " + vc);
+    CHECK(split.exit_code == 2);
+    CHECK(split.err.find("is header/data (two lanes): give every channel one lane") != std::string::npos);
+    const CliOutcome shared = run_in_scratch("run --L 2 --shared-pool --channel name=A,credits=4 --channel name=B,credits=4 --counter " + vc);
+    CHECK(shared.exit_code == 2);
+    CHECK(shared.err.find("your sender keeps a counter a virtual channel: drop --shared-pool") != std::string::npos);
 }

@@ -166,10 +166,11 @@ std::optional<std::string> channel_counter_refuses(const ChannelRunSpec& spec, c
     for (const ChannelSpec& channel : c.channels) {
         const PacketCost most = packet_cost(channel, channel.traffic.max_bytes);
         if (swapped.single_credit_send && (most.header_credits > 1 || most.data_credits > 1))
-            return "your counter takes one credit a send (a one-bit send), but a packet of channel " + channel.name + " of " +
-                   std::to_string(channel.traffic.max_bytes) + " bytes takes " +
-                   std::to_string(std::max(most.header_credits, most.data_credits)) +
-                   " credits at once: keep every packet to one credit (bytes <= unit) or map send as a count with its valid";
+            return std::string(swapped.owns_flits ? "your sender pushes packets of one flit and one credit"
+                                                  : "your counter takes one credit a send (a one-bit send)") +
+                   ", but a packet of channel " + channel.name + " of " + std::to_string(channel.traffic.max_bytes) + " bytes takes " +
+                   std::to_string(std::max(most.header_credits, most.data_credits)) + " credits at once: keep every packet to one credit (bytes <= unit)" +
+                   (swapped.owns_flits ? "" : " or map send as a count with its valid");
         if (swapped.single_credit_return && (channel.batch > 1 || (channel.split && channel.data_batch > 1) || most.data_credits > 1))
             return "your counter takes one credit a cycle back (a one-bit credit_return), but channel " + channel.name +
                    " returns several at once (a batch, or a packet's data credits): give it batch=1 and one-credit packets";
@@ -179,6 +180,10 @@ std::optional<std::string> channel_counter_refuses(const ChannelRunSpec& spec, c
          spec.faults.corrupt_at))
         return "your counter takes one credit a cycle back (a one-bit credit_return): drop the shared return path, recovery, "
                "flushes and corrupted messages, which return several at once";
+    if (swapped.owns_flits && c.shared_pool) return "your sender keeps a counter a virtual channel: drop --shared-pool (every lane one pool)";
+    for (const ChannelSpec& channel : c.channels)
+        if (swapped.owns_flits && channel.split)
+            return "your sender launches one flit a channel, but channel " + channel.name + " is header/data (two lanes): give every channel one lane";
     if (swapped.equal_pools_only)
         for (const ChannelSpec& channel : c.channels)
             for (const int credits : {channel.credits, channel.split ? channel.data_credits : channel.credits})

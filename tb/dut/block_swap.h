@@ -25,6 +25,7 @@ struct SwappedBlock {
     bool single_credit_return = false;  // a counter whose credit_return is one bit
     bool single_credit_send = false;    // a counter whose send is a one-bit take: one credit a packet
     bool synchronous_reset = false;     // its reset acts at a clock edge (mid-run reset pulses cannot reach it)
+    bool owns_flits = false;            // a sender that owns the flit mux: a VC (pool, lane) a channel, one flit a packet
     bool equal_pools_only = false;      // one module of every pool's counters, started at its parameter: pools of one B
     std::vector<std::string> warnings;  // Verilator's warnings on the user's RTL, file and line first
 };

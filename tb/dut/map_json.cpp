@@ -33,7 +33,7 @@ std::string map_value(const json& value, const std::vector<std::string>& names, 
 
 const std::vector<std::string> kCounterNames = {"B"};
 const std::vector<std::string> kLinkNames = {"B", "L", "W"};
-const std::vector<std::string> kArrayNames = {"B", "N"};
+const std::vector<std::string> kArrayNames = {"B", "N", "W"};
 
 std::string text_at(const json& object, const char* key, const std::string& where, std::string& error, const char* form) {
     if (!object.is_object() || !object.contains(key) || object[key].is_null()) return "";

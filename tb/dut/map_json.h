@@ -16,7 +16,7 @@ using nlohmann::json;
 
 extern const std::vector<std::string> kCounterNames;   // what a counter map's values may name: B
 extern const std::vector<std::string> kLinkNames;      // a link map's: B, L, W
-extern const std::vector<std::string> kArrayNames;     // a counter array's: B (the largest pool's, or the pool's), N (channels)
+extern const std::vector<std::string> kArrayNames;     // a counter array's: B (the largest pool's, or the pool's), N (channels), W (payload bits)
 
 // A value the map gives at `where` (a parameter, a tie, a role's value): a whole number, or an
 // expression of `names` ("B", "B-1", "2*L"). Its canonical text, or "" and one line in `error`

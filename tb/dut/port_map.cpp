@@ -88,8 +88,7 @@ std::string claim_roles(const UserModule& user, const std::map<std::string, Role
         return fresh ? "" : where + ": port " + port + " is mapped to both " + at->second + " and " + role;
     };
     for (const auto& [role, r] : roles) {
-        const bool output = role == "can_send" || role == "credits";
-        if (auto e = claim(r.port, role, output ? "output" : "input"); !e.empty()) return e;
+        if (auto e = claim(r.port, role, output_role(role) ? "output" : "input"); !e.empty()) return e;
         if (!r.valid.empty())
             if (auto e = claim(r.valid, role + ".valid", "input"); !e.empty()) return e;
     }

@@ -61,9 +61,20 @@ struct UserSources {
     std::string top;
 };
 
+// The roles of a per-channel sender (a credit_counters map with push_valid): per channel push_valid,
+// push_ready, push_data, request, can_grant, grant; one flit out: out_valid, out_vc, out_data.
+inline const std::vector<std::string> kVcSenderRoles = {"push_valid", "push_ready", "push_data", "request", "can_grant",
+                                                      "grant",      "out_valid",  "out_vc",    "out_data"};
+// The roles a module drives.
+inline bool output_role(const std::string& role) {
+    return role == "can_send" || role == "credits" || role == "push_ready" || role == "request" || role == "out_valid" ||
+           role == "out_vc" || role == "out_data";
+}
+
 // A counter's map as read from its JSON, before any RTL is: its sources, parameters, roles and ties.
 struct CounterMap {
     bool array = false;   // "block": "credit_counters": one module holding every pool's counter, a slice each
+    bool sender = false;  // an array that also owns the flit mux: per-channel pushes in, one flit and its VC out
     UserSources sources;
     std::vector<std::pair<std::string, std::string>> parameters;   // user name, expression of B (and N) (map_expression.h)
     std::map<std::string, Role> roles;

@@ -188,8 +188,12 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
                                                         "credits", "init", "withhold"};
         if (!map.contains("ports") || !map["ports"].is_object()) return where + ": no \"ports\" object mapping the roles";
         for (const auto& [role, value] : map["ports"].items()) {
-            if (std::find(kRoles.begin(), kRoles.end(), role) == kRoles.end())
-                return where + ": unknown role '" + role + "' (roles: clock, reset, send, credit_return, can_send, credits, init, withhold)";
+            const bool sender_role = std::find(kVcSenderRoles.begin(), kVcSenderRoles.end(), role) != kVcSenderRoles.end();
+            if (sender_role && !out.array)
+                return where + ": role " + role + " is a per-channel sender's: its map's block is credit_counters";
+            if (std::find(kRoles.begin(), kRoles.end(), role) == kRoles.end() && !sender_role)
+                return where + ": unknown role '" + role + "' (roles: clock, reset, send, credit_return, can_send, credits, init, withhold" +
+                       (out.array ? "; a sender's: push_valid, push_ready, push_data, request, can_grant, grant, out_valid, out_vc, out_data)" : ")");
             Role r;
             if (value.is_string()) {
                 r.port = value.get<std::string>();
@@ -218,8 +222,18 @@ std::string read_counter_map(const json& map, const fs::path& base, const std::s
                 return where + ": role reset: active is low or high, kind is async or sync";
             out.roles[role] = r;
         }
-        for (const char* needed : {"clock", "reset", "send", "credit_return"})
-            if (!out.roles.count(needed)) return where + ": role " + std::string(needed) + " is not mapped";
+        // A sender that owns the flit mux pushes per channel and launches the flit; a counter is sent to.
+        out.sender = out.roles.count("push_valid") > 0;
+        const std::vector<std::string> needed =
+            out.sender ? std::vector<std::string>{"clock", "reset", "credit_return", "push_ready", "push_data", "out_valid", "out_vc", "out_data"}
+                       : std::vector<std::string>{"clock", "reset", "send", "credit_return"};
+        for (const auto& role : needed)
+            if (!out.roles.count(role))
+                return where + ": role " + role + " is not mapped" + (out.sender ? " (a sender that takes push_valid launches its own flits)" : "");
+        if (out.sender && out.roles.count("send"))
+            return where + ": role send is a counter's: a sender takes its flits through push_valid, push_ready and push_data";
+        if (out.roles.count("grant") != out.roles.count("request"))
+            return where + ": roles request and grant go together: the arbiter grants what the sender requests";
         if (!out.roles.count("credits"))
             return where + ": role credits is not mapped: the checks need the counter's count (a port wide enough for B)";
 
