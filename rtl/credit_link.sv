@@ -410,11 +410,14 @@ module credit_link #(
   assign grant = granted ? chosen : '0;
 
   // The charge at the edge; of it, the credits reserved for the flits not sent yet.
+  // The head flit's pool, one-hot by comparing the lane with each (as the flits after it are).
   logic [NPOOL*17-1:0] taken, reserve;
+  logic [NPOOL-1:0]    chosen_pool;
+  assign chosen_pool = pool_of_lane(chosen_lane);
   always_comb begin
     for (int p = 0; p < NPOOL; p++) begin
       taken[p*17 +: 17]   = granted ? cost[p*17 +: 17] : '0;
-      reserve[p*17 +: 17] = taken[p*17 +: 17] - ((granted && lane_pool(32'(chosen_lane)) == p) ? 17'd1 : 17'd0);
+      reserve[p*17 +: 17] = taken[p*17 +: 17] - ((granted && chosen_pool[p]) ? 17'd1 : 17'd0);
     end
   end
 
