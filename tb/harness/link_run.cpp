@@ -117,10 +117,18 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     uint64_t first_round_trip_sends = 0;
     const uint64_t round_trip = static_cast<uint64_t>(round_trip_cycles(spec.config));
     const uint64_t window_start = spec.cycles / 2;
+    LinkInputs faulted;   // this cycle's inputs after the injected faults
     RunResult result;
     run_cycles(dut, spec.cycles, options, logs, result, [&](uint64_t cycle) {
-        LinkInputs in = stimulus.next();
-        if (injector) injector->apply(cycle, in);
+        // By reference: a copy of the inputs just written would load them wider than they were
+        // stored, a stalled store forward every cycle.
+        const LinkInputs* inputs = &stimulus.next();
+        if (injector) {
+            faulted = *inputs;
+            injector->apply(cycle, faulted);
+            inputs = &faulted;
+        }
+        const LinkInputs& in = *inputs;
         const Observation& model_obs = model.evaluate(in);
         const Observation* checked = &model_obs;
         if (dut) {
