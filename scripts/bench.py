@@ -216,7 +216,9 @@ PROFILE_TOP = 10
 
 def short_symbol(symbol):
     """A C++ symbol without its argument lists: run_link(...)::{lambda(...)#1}::operator()."""
-    return re.sub(r"\((?:[^()]|\([^()]*\))+\)", "(...)", symbol)
+    anonymous = "(anonymous namespace)"
+    parts = [re.sub(r"\((?:[^()]|\([^()]*\))+\)", "(...)", part) for part in symbol.split(anonymous)]
+    return anonymous.join(parts)
 
 
 def measure_profile(cli, out_dir, cycles):
