@@ -18,7 +18,8 @@ bool bit(uint32_t mask, int i) { return (mask >> i) & 1u; }
 
 ChannelModel::ChannelModel(const ChannelLinkConfig& config)
     : config_(config), layout_(creditloop::layout(config)),
-      total_mask_(config.recovery ? (1u << config.total_bits) - 1u : 0u) {
+      total_mask_(config.recovery ? (1u << config.total_bits) - 1u : 0u),
+      one_of_each_(layout_.channels == 1 && layout_.lanes == 1 && layout_.pools == 1) {
     for (int p = 0; p < layout_.pools; ++p) count_mask_[p] = count_mask(layout_.pool_credits[p]);
     reset();
 }
@@ -82,17 +83,24 @@ bool ChannelModel::policy_flushes(int p, bool busy) const {
 }
 
 const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
+    return one_of_each_ ? evaluate_shaped<true>(in) : evaluate_shaped<false>(in);
+}
+
+void ChannelModel::update() {
+    if (one_of_each_) update_shaped<true>();
+    else update_shaped<false>();
+}
+
+template <bool kOne>
+const ChannelObservation& ChannelModel::evaluate_shaped(const ChannelInputs& in) {
     ChannelObservation& o = obs_;
     o.cycle = cycle_;
-    o.fault_drop = in.fault_drop;
-    o.fault_corrupt = in.fault_corrupt;
-    o.flush = in.flush;
-    o.return_busy = in.return_busy;
-    o.reset_tx = in.reset_tx;
-    o.reset_rx = in.reset_rx;
     o.eligible = o.grant = o.send = o.send_lane = o.send_payload = 0;
     o.pop = o.overflow = o.return_message = o.update_refused = o.policy_flush = 0;
-    const int pools = layout_.pools;
+    const int pools = kOne ? 1 : layout_.pools;
+    const int lanes = kOne ? 1 : layout_.lanes;
+    const int channels = kOne ? 1 : layout_.channels;
+    const size_t paths = kOne ? 1 : ret_.size();
 
     // State at the start of the cycle.
     for (int p = 0; p < pools; ++p) {
@@ -121,8 +129,8 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     o.arrive = last.valid;
     o.arrive_lane = last.valid ? static_cast<uint32_t>(last.lane) : 0;
     accepted_ = 0;
-    for (const auto& path : ret_) {
-        const Message& m = path.last();
+    for (size_t r = 0; r < paths; ++r) {
+        const Message& m = ret_[r].last();
         const bool drop = bit(in.fault_drop, m.pool);
         const uint32_t add = bit(in.fault_corrupt, m.pool) ? in.fault_add : 0u;
         if (!config_.recovery) {
@@ -143,7 +151,7 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
 
     // Pop: each lane of a draining channel that holds a flit; its slot is freed now, or
     // FREE_DELAY cycles later.
-    for (int l = 0; l < layout_.lanes; ++l) {
+    for (int l = 0; l < lanes; ++l) {
         const Lane& lane = lanes_[l];
         const int pool = layout_.lane_pool[l];
         o.occupancy[l] = lane.size;
@@ -163,13 +171,12 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
     }
 
     // Eligible: a head packet and every credit it needs.
-    Need need[kMaxChannels];
-    for (int c = 0; c < layout_.channels; ++c) {
+    for (int c = 0; c < channels; ++c) {
         if (!bit(in.have, c)) continue;
         const ChannelSpec& spec = config_.channels[c];
         const PacketCost cost = packet_cost(spec, static_cast<int>(in.bytes[c]));
         const int lane = layout_.channel_lane[c];
-        Need& n = need[c];
+        Need& n = need_[c];
         n.header_pool = n.data_pool = layout_.lane_pool[lane];
         n.flits = cost.flits;
         n.header = static_cast<uint32_t>(cost.header_credits);
@@ -194,11 +201,10 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
         const int lane = layout_.channel_lane[cur_channel_] + (config_.channels[cur_channel_].split ? 1 : 0);
         sent_ = {true, lane, cur_tag_ + static_cast<uint32_t>(next_flit_)};
     } else {
-        for (int i = 1, c = last_grant_; i <= layout_.channels; ++i) {
-            c = c + 1 == layout_.channels ? 0 : c + 1;
+        for (int i = 1, c = last_grant_; i <= channels; ++i) {
+            c = c + 1 == channels ? 0 : c + 1;
             if (!bit(o.eligible, c)) continue;
             granted_ = c;
-            grant_need_ = need[c];
             cur_tag_ = in.tag[c];
             sent_ = {true, layout_.channel_lane[c], in.tag[c]};
             o.grant = 1u << c;
@@ -256,18 +262,33 @@ const ChannelObservation& ChannelModel::evaluate(const ChannelInputs& in) {
             if (o.credits_returned[p]) o.return_message |= 1u << p;
         }
     }
+    // The inputs echoed last: the caller has just written them field by field, and the compiler
+    // copies neighbouring fields in one wider load, which waits for those stores to retire.
+    o.fault_drop = in.fault_drop;
+    o.fault_corrupt = in.fault_corrupt;
+    o.flush = in.flush;
+    o.return_busy = in.return_busy;
+    o.reset_tx = in.reset_tx;
+    o.reset_rx = in.reset_rx;
     return o;
 }
 
-void ChannelModel::update() {
+template <bool kOne>
+void ChannelModel::update_shaped() {
     const ChannelObservation& o = obs_;
-    const int pools = layout_.pools;
+    const int pools = kOne ? 1 : layout_.pools;
+    const int lanes = kOne ? 1 : layout_.lanes;
+    const size_t paths = kOne ? 1 : ret_.size();
     if (granted_ >= 0) {   // the packet's credits: all of them with its head flit
-        const Need& n = grant_need_;
-        credits_[n.header_pool] -= n.header;
-        reserved_[n.header_pool] += n.header;
-        credits_[n.data_pool] -= n.data;
-        reserved_[n.data_pool] += n.data;
+        // Field by field (read whole, the entry evaluate() has just written field by field would
+        // wait for those stores); with one pool both pools are pool 0.
+        const Need& n = need_[granted_];
+        const int header_pool = kOne ? 0 : n.header_pool, data_pool = kOne ? 0 : n.data_pool;
+        const uint32_t header = n.header, data = n.data;
+        credits_[header_pool] -= header;
+        reserved_[header_pool] += header;
+        credits_[data_pool] -= data;
+        reserved_[data_pool] += data;
     }
     for (int p = 0; p < pools; ++p) {
         credits_[p] += o.credits_arriving[p];
@@ -294,7 +315,7 @@ void ChannelModel::update() {
     if (sent_.valid) --reserved_[layout_.lane_pool[sent_.lane]];
 
     // Receiver lanes: pops leave the front (into the late-free line), the arriving flit joins the back.
-    for (int l = 0; l < layout_.lanes; ++l) {
+    for (int l = 0; l < lanes; ++l) {
         const bool popped = bit(o.pop, l);
         auto& line = freeing_[l];
         if (!line.empty()) {
@@ -311,7 +332,7 @@ void ChannelModel::update() {
     if (arriving.valid) --fwd_count_[layout_.lane_pool[arriving.lane]];
     if (sent_.valid) ++fwd_count_[layout_.lane_pool[sent_.lane]];
     fwd_.shift(sent_);
-    for (size_t path = 0; path < ret_.size(); ++path) {
+    for (size_t path = 0; path < paths; ++path) {
         auto& stages = ret_[path];
         const Message& leaving = stages.last();
         Message in{};
@@ -334,7 +355,7 @@ void ChannelModel::update() {
     if (granted_ >= 0) {
         last_grant_ = granted_;
         cur_channel_ = granted_;
-        flits_left_ = grant_need_.flits - 1;
+        flits_left_ = need_[granted_].flits - 1;
         next_flit_ = 1;
         busy_ = flits_left_ > 0;
     } else if (busy_) {

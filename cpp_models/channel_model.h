@@ -37,6 +37,10 @@ private:
     void reset_sender();     // rst_tx_n: the counters, the arbiter, the packet in progress, the forward link
     void reset_receiver();   // rst_rx_n: the lanes, the late frees, the return logic and the return paths
     bool policy_flushes(int pool, bool busy) const;   // the pool's timeout or hybrid flushes this cycle
+    // evaluate() and update() for any layout, and compiled apart for one channel, one lane and one
+    // pool (every single link's): the same code, whose loops and indices then fold to constants.
+    template <bool kOne> const ChannelObservation& evaluate_shaped(const ChannelInputs& in);
+    template <bool kOne> void update_shaped();
 
     struct Flit {
         bool valid = false;
@@ -107,6 +111,7 @@ private:
     std::array<uint32_t, kMaxPools> batch_age_{}, free_run_{};
     std::array<uint32_t, kMaxPools> count_mask_{};   // a count's width in the RTL, $clog2(B_p + 1) bits
     uint32_t total_mask_ = 0;
+    bool one_of_each_ = false;   // one channel, one lane, one pool
     Pipeline<Flit> fwd_;
     std::vector<Pipeline<Message>> ret_;             // per return path (one shared, or one per pool), L + SYNC stages
     std::vector<Lane> lanes_;
@@ -129,8 +134,10 @@ private:
     std::array<uint32_t, kMaxPools> next_released_total_{}, arriving_total_{};
     uint32_t accepted_ = 0;                          // mask: pools whose arriving update is accepted
     Flit sent_;
+    // Each channel's need this cycle; the grant is an index into it, not a copy (copying an entry
+    // just written field by field loads it wider than it was stored: a stalled store forward).
+    std::array<Need, kMaxChannels> need_{};
     int granted_ = -1;
-    Need grant_need_{};
     int returned_pool_ = -1;                         // shared return: the pool whose message goes this cycle
 };
 

@@ -4,13 +4,6 @@
 
 namespace creditloop {
 
-namespace {
-const std::string& pop_signal() {
-    static const std::string name = signal_name(Signal::pop_payload);
-    return name;
-}
-}  // namespace
-
 DataIntegrityScoreboard::DataIntegrityScoreboard() = default;
 
 DataIntegrityScoreboard::DataIntegrityScoreboard(const LinkConfig& config)
@@ -20,9 +13,9 @@ void DataIntegrityScoreboard::step(const Observation& o) {
     count_cycle();
     const uint64_t in_link = static_cast<uint64_t>(o.fwd_flits) + o.occupancy;
     if (o.pop)
-        if (auto v = ledger_.pop(o.cycle, pop_signal(), o.pop_payload, in_link)) record(std::move(*v));
+        if (auto v = ledger_.pop(o.cycle, pop_signal_, o.pop_payload, in_link)) record(std::move(*v));
     if (o.send)
-        if (auto v = ledger_.send(o.cycle, pop_signal(), o.send_payload)) record(std::move(*v));
+        if (auto v = ledger_.send(o.cycle, pop_signal_, o.send_payload)) record(std::move(*v));
     seen_any_ = true;
     last_cycle_ = o.cycle;
     // An overflowing flit leaves the forward path and is dropped at the edge.
@@ -40,7 +33,7 @@ void DataIntegrityScoreboard::step(const Observation& o) {
 void DataIntegrityScoreboard::finish() {
     if (finished_ || !seen_any_) return;
     finished_ = true;
-    if (auto v = ledger_.finish(last_cycle_, pop_signal(), last_in_link_after_)) record(std::move(*v));
+    if (auto v = ledger_.finish(last_cycle_, pop_signal_, last_in_link_after_)) record(std::move(*v));
 }
 
 }  // namespace creditloop

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "link_config.h"
 #include "payload_ledger.h"
@@ -45,6 +46,7 @@ public:
 
 private:
     PayloadLedger ledger_;
+    std::string pop_signal_ = signal_name(Signal::pop_payload);   // named once, not per cycle
     bool finished_ = false;
 
     // What finish() needs of the last observation.

@@ -15,9 +15,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "link_config.h"
 #include "scoreboard.h"
@@ -61,6 +61,7 @@ private:
 
 // The messages on a link's return paths, as masks (bit p: a message of pool p, or of path p):
 // what entered each of the last L + SYNC cycles. A reset of the receiver end empties them.
+// A ring allocated once (a deque would allocate and free a block every few hundred cycles).
 class MessagesInFlight {
 public:
     explicit MessagesInFlight(int stages) : masks_(static_cast<size_t>(stages), 0u) {}
@@ -72,13 +73,15 @@ public:
     }
     // The cycle's edge: `entered` joins, the oldest arrives; reset_rx empties the paths.
     void shift(uint32_t entered, bool reset_rx) {
-        masks_.pop_front();
-        masks_.push_back(entered);
+        if (masks_.empty()) return;
+        masks_[oldest_] = entered;
+        if (++oldest_ == masks_.size()) oldest_ = 0;
         if (reset_rx) std::fill(masks_.begin(), masks_.end(), 0u);
     }
 
 private:
-    std::deque<uint32_t> masks_;
+    std::vector<uint32_t> masks_;   // masks_[oldest_] entered L + SYNC cycles ago
+    size_t oldest_ = 0;
 };
 
 class StarvationScoreboard final : public Scoreboard {

@@ -90,8 +90,8 @@ RULES = [
     (r"python3 scripts/formal\.py(?!.*(--list|--only|--ci))", ("reduced", "--only 'L1_B1_K1_W2'")),
     (r"make coverage", ("slow", "TESTS='seed000/*'", "builds a coverage tree of its own")),
     (r"make soak", ("reduced", "CYCLES=1000000")),
-    (r"make bench", ("reduced", "BENCH_ARGS='--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000'")),
-    (r"python3 scripts/bench\.py", ("reduced", "--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000")),
+    (r"make bench", ("reduced", "BENCH_ARGS='--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000 --profile-cycles 200000'")),
+    (r"python3 scripts/bench\.py", ("reduced", "--cycles 200000 --runs 1 --icarus-cycles 20000 --memory-cycles 1000000 --profile-cycles 200000")),
     (r".*", ("run",)),
 ]
 

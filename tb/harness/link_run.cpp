@@ -117,18 +117,26 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     uint64_t first_round_trip_sends = 0;
     const uint64_t round_trip = static_cast<uint64_t>(round_trip_cycles(spec.config));
     const uint64_t window_start = spec.cycles / 2;
+    LinkInputs faulted;   // this cycle's inputs after the injected faults
     RunResult result;
     run_cycles(dut, spec.cycles, options, logs, result, [&](uint64_t cycle) {
-        LinkInputs in = stimulus.next();
-        if (injector) injector->apply(cycle, in);
-        const Observation& model_obs = model.evaluate(in);
-        const Observation* checked = &model_obs;
+        // By reference: a copy of the inputs just written would load them wider than they were
+        // stored, a stalled store forward every cycle.
+        const LinkInputs* inputs = &stimulus.next();
+        if (injector) {
+            faulted = *inputs;
+            injector->apply(cycle, faulted);
+            inputs = &faulted;
+        }
+        const LinkInputs& in = *inputs;
+        // The RTL first, then the model: each reads the inputs (and lockstep, below, the model's
+        // observation) long after they were written, so no load waits for a store in flight.
         if (dut) {
             dut->step(in, rtl_obs);
             rtl_obs.cycle = cycle;
-            lockstep.expect(model_obs);
-            checked = &rtl_obs;
         }
+        const Observation& model_obs = model.evaluate(in);
+        const Observation* checked = dut ? &rtl_obs : &model_obs;
         if (cycle >= window_start) model_window_sends += model_obs.send;
         if (cycle < round_trip) first_round_trip_sends += checked->send;
         // The four by name, not through the base class: the calls are direct (all are final).
@@ -138,7 +146,10 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
         starvation.step(*checked);
         coverage.step(*checked);
         if (injector) injector->observe(*checked);
-        if (dut) lockstep.step(*checked);
+        if (dut) {
+            lockstep.expect(model_obs);
+            lockstep.step(*checked);
+        }
         if (log_cycles) {
             set_log_cycle(cycle);
             cycle_loggers.log(*checked);

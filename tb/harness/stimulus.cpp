@@ -132,6 +132,11 @@ void Stimulus::generate_arrival() {
 }
 
 const LinkInputs& Stimulus::next() {
+    // The resets first: the model copies the two together in one wider load, which has to wait
+    // for these stores unless they have retired by then.
+    const bool periodic = spec_.reset_every != 0 && (cycle_ + 1) % spec_.reset_every == 0;
+    inputs_.reset_tx = periodic || spec_.reset_tx_at == cycle_;
+    inputs_.reset_rx = periodic || spec_.reset_rx_at == cycle_;
     generate_arrival();
     inputs_.want_send = backlog_ > 0;
     inputs_.payload = payload_of(payload_seed_, flits_accepted_) & payload_mask_;
@@ -144,9 +149,6 @@ const LinkInputs& Stimulus::next() {
     }
     inputs_.flush = spec_.flush_probability > 0.0 && flush_rng_.chance(spec_.flush_probability);
     inputs_.return_busy = spec_.reverse_load > 0.0 && reverse_rng_.chance(spec_.reverse_load);
-    const bool periodic = spec_.reset_every != 0 && (cycle_ + 1) % spec_.reset_every == 0;
-    inputs_.reset_tx = periodic || spec_.reset_tx_at == cycle_;
-    inputs_.reset_rx = periodic || spec_.reset_rx_at == cycle_;
     ++cycle_;
     return inputs_;
 }
