@@ -131,8 +131,7 @@ std::string swap_mapped_array(DutSources& sources, const std::string& map_path, 
       << "  /* verilator lint_off UNUSEDSIGNAL */\n  input  logic [NPOOL*17-1:0] want,\n  /* verilator lint_on UNUSEDSIGNAL */\n"
       << "  output logic [NPOOL-1:0] do_send, can_send,\n  output logic [NPOOL*16-1:0] credits,\n"
       << "  input  logic flit,\n  input  logic [7:0] flit_lane,\n  input  logic [W-1:0] flit_payload,\n"
-      << "  output logic send,\n  output logic [7:0] send_lane,\n  output logic [W-1:0] send_payload\n);\n"
-;
+      << "  output logic send,\n  output logic [7:0] send_lane,\n  output logic [W-1:0] send_payload\n);\n";
     if (sender)
         w << "  // The sender launches its own flit (a VC a channel's pool's lane: lane = pool = VC); what it\n"
           << "  // shows while out_valid is low is no flit, so nothing is compared there.\n"
@@ -143,8 +142,7 @@ std::string swap_mapped_array(DutSources& sources, const std::string& map_path, 
     else
         w << "  // The counters only: the arbiter's flit goes onto the link as it is.\n"
           << "  assign send = flit;\n  assign send_lane = flit_lane;\n  assign send_payload = flit_payload;\n";
-    w
-      << "  function automatic int most_b();\n    int m;\n    m = 1;\n"
+    w << "  function automatic int most_b();\n    int m;\n    m = 1;\n"
       << "    for (int p = 0; p < NPOOL; p++) if (32'(POOL_B[p*16 +: 16]) > m) m = 32'(POOL_B[p*16 +: 16]);\n"
       << "    most_b = m;\n  endfunction\n"
       << "  localparam int MAXB = most_b();         // the map's B: the largest pool's\n"
