@@ -96,7 +96,10 @@ TEST_CASE("map: each example's guess equals its hand-written map", "[map][fast]"
           // A receiver of credit logic only: its one-bit pop_credit is a slot freed, and no
           // out_ready is needed (creditloop supplies the buffer).
           {"credit_receiver", "examples/own_rtl/link/cbfc_tx.sv examples/own_rtl/credit_receiver/credit_rx_logic.sv",
-           "examples/own_rtl/credit_receiver/credit_receiver.map.json"}}) {
+           "examples/own_rtl/credit_receiver/credit_receiver.map.json"},
+          // A sender with a FIFO of its own: its tx_valid comes from the FIFO's flops, not from in_valid.
+          {"fifo_sender", "examples/own_rtl/fifo_sender/fifo_tx.sv examples/own_rtl/link/cbfc_rx.sv",
+           "examples/own_rtl/fifo_sender/fifo_sender.map.json"}}) {
         SECTION(name) {
             std::string args;
             std::istringstream each(files);
@@ -115,6 +118,7 @@ TEST_CASE("map: each example's guess equals its hand-written map", "[map][fast]"
             // before the credit out, a ready that reads the credits in): guesses, marked to confirm.
             CHECK(m.map["return_latency"] == hand["return_latency"]);
             CHECK(m.map["credits_on_arrival"] == hand.value("credits_on_arrival", false));
+            CHECK(m.map.value("sender_fifo_latency", -1) == hand.value("sender_fifo_latency", -1));
             CHECK(comment_on(m.text, "return_latency").find("Confirm") != std::string::npos);
             CHECK(comment_on(m.text, "credits_on_arrival").find("Confirm") != std::string::npos);
         }

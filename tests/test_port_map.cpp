@@ -342,6 +342,10 @@ void prebuild_own_rtl() {
     link(wrong_latency_map());
     link(bypass_map(true));
     link(bypass_map(false));
+    link(example("fifo_sender/fifo_sender.map.json").string());
+    for (const char* m : {"fifo_sender/mutants/fifo_tx_leak.mutant", "fifo_sender/mutants/fifo_tx_resend.mutant"})
+        link(example("fifo_sender/fifo_sender.map.json").string(), mutant(m));
+    link(scratch_map("fifo_sender/fifo_sender.map.json", [](json& j) { j.erase("sender_fifo_latency"); }));
     link(probed_map(true), mutant(kCountLeak));
     link(probed_map(false), mutant(kCountLeak));
     {   // the checkout's own link through its map
@@ -738,6 +742,67 @@ TEST_CASE("a receiver of credit logic only runs with creditloop's buffer, its ow
     CHECK(swap_mapped_link(sources, narrow, false, link)
               .find(": the sender takes one credit a cycle (a one-bit credit_count, crd_valid) but the receiver returns counts "
                     "(crd_cnt, 4 bits)") != std::string::npos);
+}
+
+TEST_CASE("a sender with a FIFO of its own in front of its credit check passes, and its leak and resend are caught",
+          "[rtl][own-rtl][link]") {
+    const std::string map = example("fifo_sender/fifo_sender.map.json").string();
+    RunSpec spec;
+    spec.config = LinkConfig{4, 6, 1, 32};
+    // The FIFO delays each flit's start, not the loop: a credit spent in cycle t is back at t + 11
+    // (2L + 2 and cbfc_rx's registered return), so B = 6 carries 6 / 11, its ready checked only as
+    // the FIFO's room.
+    const RunResult r = run_link_map(map, spec);
+    CHECK(r.passed);
+    CHECK(r.measured_round_trip == 11u);
+    CHECK(r.throughput == Approx(6.0 / 11).margin(0.002));
+    // A source at 0.3 a cycle and a consumer stalling half the time: the FIFO fills and empties,
+    // the model sends from what it holds, and every flit arrives once, in order.
+    RunSpec uneven = spec;
+    uneven.stimulus.traffic = {TrafficKind::bernoulli, 0.3};
+    uneven.stimulus.drain = {DrainKind::random_stalls, 1, 0.5};
+    const RunResult u = run_link_map(map, uneven);
+    CHECK(u.passed);
+    CHECK(u.throughput == Approx(0.3).margin(0.03));
+    // The leak: the first flit, taken in cycle 0, leaves in 1 (a registered FIFO); sends 1..6 spend
+    // the six credits; the first credit is back in cycle 1 + 11 = 12 and spent as the second
+    // arrives, so it is lost at the edge ending cycle 12: one short from cycle 13.
+    spec.cycles = 400;
+    const RunResult leak = run_link_map(map, spec, mutant("fifo_sender/mutants/fifo_tx_leak.mutant"));
+    REQUIRE(leak.first_violation());
+    CHECK(leak.first_violation()->cycle == 13u);
+    CHECK(leak.first_violation()->check == "conservation.total");
+    CHECK(leak.first_violation()->expected == "6");
+    CHECK(leak.first_violation()->got == "5");
+    // The resend: in cycle 1 the head (flit 0) leaves as flit 1 comes in, and stays the head, so
+    // cycle 2 sends flit 0 again where the model sends flit 1.
+    const RunResult resend = run_link_map(map, spec, mutant("fifo_sender/mutants/fifo_tx_resend.mutant"));
+    REQUIRE(resend.first_violation());
+    CHECK(resend.first_violation()->cycle == 2u);
+    CHECK(resend.first_violation()->check == "lockstep");
+    CHECK(resend.first_violation()->signal == "link.sender.send_payload");
+    CHECK(resend.first_violation()->got != resend.first_violation()->expected);
+
+    // Without the key, the warning names it, and the model (sending as the source's flit is
+    // taken, in cycle 0) is a credit ahead of the sender (whose flit leaves in 1) from cycle 1.
+    const std::string undeclared = scratch_map("fifo_sender/fifo_sender.map.json", [](json& j) { j.erase("sender_fifo_latency"); });
+    DutSources sources = DutSources::from_environment();
+    MappedLink link;
+    REQUIRE(swap_mapped_link(sources, undeclared, false, link).empty());
+    CHECK(std::any_of(link.warnings.begin(), link.warnings.end(), [](const std::string& w) {
+        return w.find("tx_valid (out_valid) is not logic of in_valid (in_valid)") != std::string::npos &&
+               w.find("\"sender_fifo_latency\": 1") != std::string::npos;
+    }));
+    const RunResult ahead = run_link_map(undeclared, spec);
+    REQUIRE(ahead.first_violation());
+    CHECK(ahead.first_violation()->cycle == 1u);
+    CHECK(ahead.first_violation()->signal == "link.sender.credits");
+    CHECK(ahead.first_violation()->expected == "5");
+    CHECK(ahead.first_violation()->got == "6");
+    MappedLink refused;
+    CHECK(swap_mapped_link(sources, scratch_map("fifo_sender/fifo_sender.map.json", [](json& j) { j["sender_fifo_latency"] = 9; }),
+                           false, refused)
+              .find(": sender_fifo_latency must be 0..8 cycles") != std::string::npos);
 }
 
 TEST_CASE("a sender whose starting credits come from a port takes them through its init role, as an expression of B",

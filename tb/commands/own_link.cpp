@@ -26,6 +26,9 @@ void fit_to_mapped_link(RunSpec& spec, const MappedLink& link) {
     spec.config.sync_stages = link.return_latency;
     spec.config.credits_on_arrival = link.credits_on_arrival;
     spec.lockstep_signals = link.lockstep_signals.value_or(mapped_link_lockstep_signals());
+    spec.sender_fifo_latency = link.sender_fifo_latency.value_or(-1);
+    // A FIFO's ready says it has room, not that a credit is held: the model has no FIFO to compare it with.
+    if (link.sender_fifo_latency) spec.lockstep_signals &= ~(1u << static_cast<int>(Signal::can_send));
     // Full rate is a claim about the round trip: it stands only if B still covers the longer one.
     spec.declared_full_rate = spec.declared_full_rate &&
                               spec.config.buffer_slots >= full_rate_buffer(round_trip_cycles(spec.config), spec.config.batch);

@@ -65,6 +65,10 @@ struct MappedLink {
     std::string sender, receiver;
     int return_latency = 0;
     bool credits_on_arrival = false;
+    // "sender_fifo_latency": the sender holds a FIFO of its own in front of its credit check, and a
+    // flit it takes in cycle t can go onto the link from t + this; the link's send is then the
+    // flit onto the link, and the model's source is that FIFO as the ports show it.
+    std::optional<int> sender_fifo_latency;
     // What lockstep compares ("lockstep": ["send", "pop", ...] in the map, observed_signals.def's
     // names; false: nothing); empty: the interfaces' default set (tb/commands/own_link.h).
     std::optional<uint32_t> lockstep_signals;

@@ -99,6 +99,7 @@ struct LinkMap {
     Side tx, rx;
     int return_latency = 0;
     bool credits_on_arrival = false;
+    std::optional<int> sender_fifo_latency;     // as MappedLink's
     std::optional<uint32_t> lockstep_signals;   // as MappedLink's: set only when the map says
 };
 
@@ -154,10 +155,12 @@ std::string read_module(const DutSources& sources, const UserSources& user_sourc
 std::string read_modules(const DutSources& sources, const UserSources& user_sources, const std::string& where,
                          std::vector<UserModule>& modules, std::vector<std::string>& warnings);
 // The side's module read at B = `b`, W = 32, L = 4, and its roles checked against its ports;
-// `credit_width` gets its credit_count's width (1: one credit a cycle).
+// `credit_width` gets its credit_count's width (1: one credit a cycle), `user` the module as read.
 std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
-                       std::string& text, std::vector<std::string>& warnings, int& credit_width);
+                       std::string& text, std::vector<std::string>& warnings, int& credit_width, UserModule& user);
+// Whether `from` is driven, through logic alone (no flop), by one of `sources`.
+bool reaches(const UserModule& module, const std::string& from, const std::set<std::string>& sources);
 
 // ---- port_map_guess_roles.cpp
 enum class GuessKind { counter, sender, receiver };

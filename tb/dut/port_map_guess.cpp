@@ -22,21 +22,6 @@ std::string port_of(const GuessedSide& side, const std::string& role) {
     return "";
 }
 
-// Whether `from` is driven, through logic alone (no flop), by one of `sources`.
-bool reaches(const UserModule& m, const std::string& from, const std::set<std::string>& sources) {
-    std::set<std::string> seen;
-    std::vector<std::string> todo = {from};
-    while (!todo.empty()) {
-        const std::string s = todo.back();
-        todo.pop_back();
-        if (!seen.insert(s).second) continue;
-        if (s != from && sources.count(s)) return true;
-        const auto it = m.drivers.find(s);
-        if (it != m.drivers.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
-    }
-    return false;
-}
-
 std::string relative_to(const std::string& path, const std::string& dir) {
     namespace fs = std::filesystem;
     const fs::path from = fs::absolute(dir).lexically_normal();
@@ -163,6 +148,13 @@ std::string guess_map(const DutSources& sources, const MapRequest& request, Gues
         out.credits_on_arrival = reaches(*tx, ready, arriving);
         out.arrival_why = ready + (out.credits_on_arrival ? " reads " : " does not read ") + "the credits coming in (" +
                           *arriving.begin() + ") through logic alone";
+    }
+    // A flit that cannot go onto the link in the cycle the source offers it waits in the sender:
+    // a FIFO in front of its credit check.
+    const std::string in_valid = port_of(out.sides[0], "in_valid"), out_valid = port_of(out.sides[0], "out_valid");
+    if (!in_valid.empty() && !out_valid.empty() && !reaches(*tx, out_valid, {in_valid})) {
+        out.sender_fifo = true;
+        out.fifo_why = out_valid + " is not logic of " + in_valid + ": the flits " + tx->name + " takes wait in it (a FIFO)";
     }
     out.default_name = tx->name + "_" + rx->name + ".map.json";
     return "";

@@ -50,7 +50,8 @@ struct GuessedMap {
     std::string sides_why;            // a link: why which module is the sender
     int return_latency = 0;           // a link: 1 when the receiver's credit comes from flops alone
     bool credits_on_arrival = false;  // a link: the sender's ready reads the credits coming in
-    std::string latency_why, arrival_why;
+    bool sender_fifo = false;         // a link: the sender's out_valid is not logic of its in_valid
+    std::string latency_why, arrival_why, fifo_why;
     std::vector<std::string> warnings;   // Verilator's, on your RTL
 
     std::vector<std::string> unplaced() const;   // every side's, "sender.in_data" on a link

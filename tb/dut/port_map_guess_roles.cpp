@@ -170,6 +170,7 @@ const RoleList kReceiverRoles = {{"clock", "reset", "in_valid", "in_data", "out_
 // Parameters: B sizes the credits or the buffer, W the data (a link's only).
 const std::regex kWidthName("^(.*width.*|.*bits|.*w|log.*)$");
 const std::regex kDataWidthName("^(w|dw|width|datawidth|dwidth|dataw|payloadwidth|payloadw|pldwidth|flitwidth|datawidthbits)$");
+const std::regex kCreditWord("^(.*credit.*|.*crd.*)$");
 const std::regex kCreditsName("^(.*credit.*|.*crd.*|.*depth.*|.*slots.*|.*entries.*|.*(fifo|buf|buffer|queue)size.*|max.*)$");
 
 std::string lower_flat(const std::string& name) {
@@ -195,12 +196,17 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
     const RoleList& list = kind == GuessKind::counter ? kCounterRoles : kind == GuessKind::sender ? kSenderRoles : kReceiverRoles;
     GuessedSide side;
     side.module = m.name;
-    // Parameters.
+    // Parameters. A sender that names its credits keeps its depths: they size a FIFO of its own.
+    const auto names_credits = [](const std::string& flat) { return std::regex_match(flat, kCreditWord); };
+    const bool credits_named = kind == GuessKind::sender &&
+                               std::any_of(m.parameters.begin(), m.parameters.end(),
+                                           [&](const std::string& p) { return names_credits(lower_flat(p)); });
     for (const auto& p : m.parameters) {
         const std::string flat = lower_flat(p);
         if (link && std::regex_match(flat, kDataWidthName))
             side.parameters.push_back({p, "W", "named like a data width: the payload bits, W (confirm)"});
-        else if (!std::regex_match(flat, kWidthName) && std::regex_match(flat, kCreditsName))
+        else if (!std::regex_match(flat, kWidthName) && std::regex_match(flat, kCreditsName) &&
+                 (!credits_named || names_credits(flat)))
             side.parameters.push_back({p, "B", "named like the number of credits or slots: B (confirm it sizes the credits)"});
         else
             side.parameters_left.push_back(p);

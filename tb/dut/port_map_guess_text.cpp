@@ -128,6 +128,10 @@ std::string GuessedMap::text() const {
         top.push_back({key("credits_on_arrival") + (credits_on_arrival ? "true" : "false"),
                        (arrival_why.empty() ? std::string() : arrival_why + ". ") +
                            "Confirm: true when your sender spends a credit in the cycle it arrives (a bypass to its ready)"});
+        if (sender_fifo)
+            top.push_back({key("sender_fifo_latency") + "1",
+                           fifo_why + ". Confirm: the cycles from a flit your sender takes to its first chance onto the link "
+                                      "(1 for a registered FIFO, 0 for one that falls through)"});
     }
     return out + block(top, "") + "\n";
 }

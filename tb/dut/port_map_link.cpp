@@ -48,20 +48,29 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
     if (link_map.lockstep_signals) link.lockstep_signals = link_map.lockstep_signals;
     link.return_latency = link_map.return_latency;
     link.credits_on_arrival = link_map.credits_on_arrival;
+    link.sender_fifo_latency = link_map.sender_fifo_latency;
     const UserSources& user_sources = link_map.sources;
     const Side& tx = link_map.tx;
     const Side& rx = link_map.rx;
     try {
         std::string text;
         int tx_credit_width = 0, rx_credit_width = 0;
+        UserModule tx_read, rx_read;
         if (auto e = check_side(sources, user_sources, tx, "sender", {"in_ready", "out_valid", "out_data", "credits"}, 12, werror,
-                                where, text, link.warnings, tx_credit_width);
+                                where, text, link.warnings, tx_credit_width, tx_read);
             !e.empty())
             return e;
         if (auto e = check_side(sources, user_sources, rx, "receiver", {"out_valid", "out_data", "credit_valid", "credit_count"},
-                                12, werror, where, text, link.warnings, rx_credit_width);
+                                12, werror, where, text, link.warnings, rx_credit_width, rx_read);
             !e.empty())
             return e;
+        // A flit that does not go onto the link in the cycle the source offers it waits somewhere
+        // in the sender: a FIFO the map must declare, or the model counts sends that have not left.
+        const bool fifo = link.sender_fifo_latency.has_value();
+        if (!fifo && !reaches(tx_read, tx.ports.at("out_valid"), {tx.ports.at("in_valid")}))
+            link.warnings.push_back(where + ": sender: " + tx.ports.at("out_valid") + " (out_valid) is not logic of " +
+                                    tx.ports.at("in_valid") + " (in_valid): if a FIFO of your sender holds the flits it "
+                                    "takes until a credit lets them out, say so in its map (\"sender_fifo_latency\": 1)");
         if (tx_credit_width == 1 && rx_credit_width > 1)
             return where + ": the sender takes one credit a cycle (a one-bit credit_count, " + tx.ports.at("credit_count") +
                    ") but the receiver returns counts (" + rx.ports.at("credit_count") + ", " + std::to_string(rx_credit_width) +
@@ -124,9 +133,11 @@ std::string swap_mapped_link(DutSources& sources, const std::string& map_path, b
              ".stages(ret_stages));\n\n"
              "  // The observation, from the interfaces' events.\n"
              "  logic [CW-1:0] shadow_q, occupancy_q, held_q;\n"
-             "  assign can_send = tx_ready;\n  assign send = want_send && tx_ready;\n"
-             "  assign send_payload = send ? tx_payload : '0;\n"
-             "  assign arrive = rx_in_valid;\n  assign pop = rx_out_valid && drain;\n"
+             "  assign can_send = tx_ready;\n"
+          << (fifo ? "  // The sender's FIFO holds what it takes: its send is the flit onto the link.\n"
+                     "  assign send = tx_out_valid;\n  assign send_payload = send ? tx_out_data : '0;\n"
+                   : "  assign send = want_send && tx_ready;\n  assign send_payload = send ? tx_payload : '0;\n")
+          << "  assign arrive = rx_in_valid;\n  assign pop = rx_out_valid && drain;\n"
              "  assign pop_payload = pop ? rx_out_data : '0;\n"
              "  assign credits_arriving = arriving;\n  assign credits_returned = returned;\n"
              "  assign return_message = returned != '0;\n  assign update_refused = 1'b0;\n"

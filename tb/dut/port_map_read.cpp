@@ -249,9 +249,9 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
     try {
         for (const auto& [key, value] : map.items())
             if (key != "block" && key != "sources" && key != "sender" && key != "receiver" && key != "return_latency" &&
-                key != "credits_on_arrival" && key != "lockstep")
+                key != "credits_on_arrival" && key != "sender_fifo_latency" && key != "lockstep")
                 return where + ": unknown key '" + key +
-                       "' (block, sources, sender, receiver, return_latency, credits_on_arrival, lockstep)";
+                       "' (block, sources, sender, receiver, return_latency, credits_on_arrival, sender_fifo_latency, lockstep)";
         if (map.contains("lockstep")) {
             const json& l = map["lockstep"];
             if (l.is_boolean() && !l.get<bool>()) {
@@ -315,6 +315,15 @@ std::string read_link_map(const json& map, const fs::path& base, const std::stri
             if (!map["credits_on_arrival"].is_boolean())
                 return where + ": credits_on_arrival: give true (your sender spends a credit in the cycle it arrives) or false";
             out.credits_on_arrival = map["credits_on_arrival"].get<bool>();
+        }
+        // A sender with a FIFO of its own in front of its credit check: a flit taken from the
+        // source in cycle t can go onto the link from t + latency.
+        if (map.contains("sender_fifo_latency")) {
+            long fifo = 0;
+            if (!whole_value(map["sender_fifo_latency"], fifo) || fifo < 0 || fifo > 8)
+                return where + ": sender_fifo_latency must be 0..8 cycles (from a flit taken by your sender's FIFO to the first "
+                               "cycle it can go onto the link: 1 for a registered FIFO, 0 for one that falls through)";
+            out.sender_fifo_latency = static_cast<int>(fifo);
         }
     } catch (const json::exception& e) {
         return where + ": a value has the wrong type (" + std::string(e.what()) + ")";

@@ -232,7 +232,7 @@ std::string read_modules(const DutSources& sources, const UserSources& user_sour
 
 std::string check_side(const DutSources& sources, const UserSources& user_sources, const Side& side, const char* name,
                        const std::vector<std::string>& outputs, int b, bool werror, const std::string& where,
-                       std::string& text, std::vector<std::string>& warnings, int& credit_width) {
+                       std::string& text, std::vector<std::string>& warnings, int& credit_width, UserModule& user) {
     std::map<std::string, std::string> values;
     for (const auto& [param, expr] : side.parameters) {
         const auto value = evaluate_map_expression(expr, {{"B", b}, {"W", 32}, {"L", 4}});
@@ -241,7 +241,6 @@ std::string check_side(const DutSources& sources, const UserSources& user_source
                    ", L = 4, W = 32 (it divides by zero)";
         values[param] = std::to_string(*value);
     }
-    UserModule user;
     if (auto e = read_module(sources, user_sources, side.module, values, werror, where, text, user, warnings); !e.empty())
         return e;
     std::map<std::string, std::string> used;
@@ -270,6 +269,20 @@ std::string check_side(const DutSources& sources, const UserSources& user_source
             return where + ": " + name + " input " + port + " of " + side.module + " has no role: map it or tie it (\"ties\": {\"" +
                    port + "\": 0})";
     return "";
+}
+
+bool reaches(const UserModule& module, const std::string& from, const std::set<std::string>& sources) {
+    std::set<std::string> seen;
+    std::vector<std::string> todo = {from};
+    while (!todo.empty()) {
+        const std::string s = todo.back();
+        todo.pop_back();
+        if (!seen.insert(s).second) continue;
+        if (s != from && sources.count(s)) return true;
+        const auto it = module.drivers.find(s);
+        if (it != module.drivers.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
+    }
+    return false;
 }
 
 }  // namespace creditloop::port_map_detail

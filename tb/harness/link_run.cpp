@@ -12,6 +12,7 @@
 #include "data_integrity.h"
 #include "lockstep.h"
 #include "log.h"
+#include "ring_queue.h"
 #include "sizing.h"
 
 namespace creditloop {
@@ -77,6 +78,37 @@ struct CycleLoggers {
     }
 };
 
+// A sender's own FIFO as its ports show it (RunSpec::sender_fifo_latency): the flits the RTL took
+// from the source, each with the first cycle it may leave. The model's source is its head, so
+// the model decides, from its own credits, when each flit goes onto the link.
+class SenderFifo {
+public:
+    explicit SenderFifo(int latency) : latency_(static_cast<uint64_t>(latency)) {}
+
+    // This cycle's inputs for the model: the source's, but offering the FIFO's head once it may leave.
+    const LinkInputs& offer(const LinkInputs& in, bool taken, uint64_t cycle) {
+        if (taken) flits_.push_back({cycle + latency_, in.payload});
+        inputs_ = in;
+        inputs_.want_send = !flits_.empty() && flits_.front().leaves_from <= cycle;
+        if (!flits_.empty()) inputs_.payload = flits_.front().payload;
+        return inputs_;
+    }
+    // After the cycle: the head left if the model sent it; a reset of the sender end empties it.
+    void update(bool sent, bool reset_tx) {
+        if (sent && !flits_.empty()) flits_.pop_front();
+        if (reset_tx) flits_.clear();
+    }
+
+private:
+    struct Flit {
+        uint64_t leaves_from;
+        uint32_t payload;
+    };
+    uint64_t latency_;
+    RingQueue<Flit> flits_;
+    LinkInputs inputs_;
+};
+
 }  // namespace
 
 RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options) {
@@ -96,6 +128,8 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     lockstep.compare_only(spec.lockstep_signals);
     StarvationScoreboard starvation(spec.config);
     LinkCoverage coverage(spec.config);
+    std::optional<SenderFifo> fifo;
+    if (dut && spec.sender_fifo_latency >= 0) fifo.emplace(spec.sender_fifo_latency);
     std::optional<FaultInjector> injector;
     if (spec.faults.any()) injector.emplace(spec.faults, spec.config, spec.stimulus.seed);
     // Lockstep last: on a shared cycle, the checks that need no model say first what went wrong.
@@ -135,7 +169,9 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
             dut->step(in, rtl_obs);
             rtl_obs.cycle = cycle;
         }
-        const Observation& model_obs = model.evaluate(in);
+        // A sender's FIFO takes the source's flit when its ready says; the model sends from the FIFO.
+        const bool taken = fifo && in.want_send && rtl_obs.can_send;
+        const Observation& model_obs = model.evaluate(fifo ? fifo->offer(in, taken, cycle) : in);
         const Observation* checked = dut ? &rtl_obs : &model_obs;
         if (cycle >= window_start) model_window_sends += model_obs.send;
         if (cycle < round_trip) first_round_trip_sends += checked->send;
@@ -169,7 +205,8 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
         }
         reported_total = violations;
         for (RunHooks* hook : options.hooks) hook->on_cycle(*checked, model_obs);
-        stimulus.accepted(checked->send);
+        stimulus.accepted(fifo ? taken : checked->send);
+        if (fifo) fifo->update(model_obs.send, in.reset_tx);
         model.update();
     }, [&](const std::string& error) { log->error("waves: {}", error); });
     set_log_cycle(std::nullopt);

@@ -5,7 +5,8 @@
 //            -> CreditLoopModel -----+-> Observation -> lockstep (reference)
 //
 // Nothing downstream reaches back upstream, with one exception that is the protocol itself:
-// the source learns whether its flit was taken (Stimulus::accepted) from the RTL's send.
+// the source learns whether its flit was taken (Stimulus::accepted) from the RTL's send (from
+// its ready, for a sender with a FIFO of its own, whose taken flits are then the model's source).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,10 @@ struct RunSpec {
     bool declared_full_rate = false;   // the sizing scoreboard holds the link to full rate
     FaultSpec faults;                  // credit messages dropped or corrupted (docs/recovery.md)
     uint32_t lockstep_signals = ~0u;   // the signals lockstep compares (differing_signals() bits)
+    // A sender with a FIFO of its own (a link map's sender_fifo_latency): the source's flit is
+    // taken when the RTL's ready says, and the model's source is that FIFO, each flit offered from
+    // this many cycles after it was taken. -1: no FIFO, the model's source is the stimulus.
+    int sender_fifo_latency = -1;
 };
 
 // Whether the link may return more than one credit in a cycle: batches, flushes, or credits that
