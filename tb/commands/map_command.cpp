@@ -38,8 +38,10 @@ int run_map(const std::vector<std::string>& args, const std::string& program) {
                  "(<sender>_<receiver>.map.json for a link) in the current folder; '-o -' prints it.",
                  "creditloop map"};
     app.add_option("files", request.files, "your RTL files (.sv, .v)");
-    app.add_option("--kind", request.kind, "counter | link (default: a guess: one module is a counter, two a link)")
-        ->check(one_of({"counter", "link"}, "a kind of map"));
+    app.add_option("--kind", request.kind,
+                   "counter | counters | link (default: a guess: one module is a counter, or every channel's counters when a "
+                   "parameter sizes its ports a slice per channel; two modules a link)")
+        ->check(one_of({"counter", "counters", "link"}, "a kind of map"));
     app.add_option("--top", request.top, "the counter's module (default: the one module nobody instantiates)");
     app.add_option("--sender", request.sender, "a link's sending module (default: guessed from the names)");
     app.add_option("--receiver", request.receiver, "a link's receiving module");
@@ -55,8 +57,8 @@ int run_map(const std::vector<std::string>& args, const std::string& program) {
         return bad("map: give your RTL files: creditloop map FILE.sv... (or -f LIST)");
     if (!request.top.empty() && (!request.sender.empty() || !request.receiver.empty()))
         return bad("map: --top names a counter, --sender and --receiver a link's sides: give one or the other");
-    if (request.kind == "counter" && (!request.sender.empty() || !request.receiver.empty()))
-        return bad("map: --kind counter takes --top, not --sender or --receiver");
+    if ((request.kind == "counter" || request.kind == "counters") && (!request.sender.empty() || !request.receiver.empty()))
+        return bad("map: --kind " + request.kind + " takes --top, not --sender or --receiver");
     if (request.kind == "link" && !request.top.empty())
         return bad("map: --kind link takes --sender and --receiver, not --top");
     const bool to_stdout = out == "-";
@@ -72,7 +74,7 @@ int run_map(const std::vector<std::string>& args, const std::string& program) {
     const std::string path = out.empty() ? guessed.default_name : out;
     const std::string text = guessed.text();
     const auto unplaced = guessed.unplaced();
-    const std::string run = program + " run " + (guessed.kind == "counter" ? "--counter " : "--link ") + path;
+    const std::string run = program + " run " + (guessed.kind == "link" ? "--link " : "--counter ") + path;
     if (to_stdout) {
         std::cout << text;
     } else {
@@ -95,9 +97,9 @@ int run_map(const std::vector<std::string>& args, const std::string& program) {
             std::cerr << "creditloop: map: cannot write " << path << "\n";
             return 3;
         }
-        std::cout << "creditloop map: " << path << ": a " << guessed.kind << ", "
-                  << (guessed.kind == "counter" ? guessed.sides.front().module
-                                                : guessed.sides.front().module + " to " + guessed.sides.back().module)
+        std::cout << "creditloop map: " << path << ": " << guessed.description() << ", "
+                  << (guessed.kind != "link" ? guessed.sides.front().module
+                                             : guessed.sides.front().module + " to " + guessed.sides.back().module)
                   << "; " << (unplaced.empty() ? "every role placed" : std::to_string(unplaced.size()) + " role(s) not placed")
                   << ". Confirm each line's comment, then: " << run << "\n";
     }

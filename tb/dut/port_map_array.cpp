@@ -88,7 +88,7 @@ std::string swap_mapped_array(DutSources& sources, const std::string& map_path, 
     };
     std::map<std::string, Slice> slices;
     for (const auto& [role, r] : roles) {
-        if (role == "clock" || role == "reset" || role.rfind("out_", 0) == 0) continue;   // one for every channel
+        if (!per_channel_role(role)) continue;   // one for every channel
         if (auto e = slice(role, r.port, slices[role]); !e.empty()) return e;
         if (!r.valid.empty())
             if (auto e = slice(role + ".valid", r.valid, slices[role + ".valid"]); !e.empty()) return e;

@@ -30,6 +30,7 @@ using nlohmann::json;
 struct UserPort {
     std::string direction;
     int width = 1;
+    int slice = 0;   // creditloop map, a module of channels: the bits of one channel's slice (0: one port for all)
 };
 
 struct UserModule {
@@ -65,6 +66,11 @@ struct UserSources {
 // push_ready, push_data, request, can_grant, grant; one flit out: out_valid, out_vc, out_data.
 inline const std::vector<std::string> kVcSenderRoles = {"push_valid", "push_ready", "push_data", "request", "can_grant",
                                                       "grant",      "out_valid",  "out_vc",    "out_data"};
+// In a credit_counters map every role is a slice per channel but the clock, the reset and a
+// sender's one flit out.
+inline bool per_channel_role(const std::string& role) {
+    return role != "clock" && role != "reset" && role.rfind("out_", 0) != 0;
+}
 // The roles a module drives.
 inline bool output_role(const std::string& role) {
     return role == "can_send" || role == "credits" || role == "push_ready" || role == "request" || role == "out_valid" ||
@@ -163,10 +169,21 @@ std::string check_side(const DutSources& sources, const UserSources& user_source
 bool reaches(const UserModule& module, const std::string& from, const std::set<std::string>& sources);
 
 // ---- port_map_guess_roles.cpp
-enum class GuessKind { counter, sender, receiver };
+// counters and vc_sender: a credit_counters map, every channel's counters in one module (the
+// module's ports carry their per-channel slices: UserPort::slice).
+enum class GuessKind { counter, sender, receiver, counters, vc_sender };
 // The module's roles, parameters and ties as creditloop map guesses them.
 GuessedSide guess_side(const UserModule& module, GuessKind kind);
 // How much the module looks like a link's sender (its name, credits coming in): the larger, the likelier.
 int sender_evidence(const UserModule& module);
+
+// ---- port_map_guess_array.cpp
+// Whether the one module `m` holds every channel's counters: a parameter named like a count of
+// channels (any parameter, under --kind counters) that sizes its ports a slice per channel, seen
+// by reading it at two channel counts. If so `out` is its credit_counters map (kind "counters":
+// an array of counters, or a per-virtual-channel sender); else `out` is left as it was. "" or one
+// error line (--kind counters and no parameter sizes the ports).
+std::string guess_counters(const DutSources& sources, const UserSources& user, const UserModule& m,
+                           const std::string& requested_kind, GuessedMap& out);
 
 }  // namespace creditloop::port_map_detail

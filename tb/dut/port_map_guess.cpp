@@ -96,12 +96,14 @@ std::string guess_map(const DutSources& sources, const MapRequest& request, Gues
                "): name yours with --top NAME (a counter) or --sender NAME --receiver NAME (a link)";
     }
     out.sources = src;
-    if (out.kind == "counter") {
+    if (out.kind == "counter" || out.kind == "counters") {
         const UserModule* m = !request.top.empty() ? find(request.top) : tops.size() == 1 ? tops.front() : nullptr;
         if (!m) return "map: which module is your counter? name it with --top NAME (modules: " + names + ")";
         out.sources["top"] = m->name;
-        out.sides = {guess_side(*m, GuessKind::counter)};
         out.default_name = m->name + ".map.json";
+        // Every channel's counters in one module, when a parameter sizes its ports per channel.
+        if (auto e = guess_counters(sources, user, *m, request.kind, out); !e.empty()) return e;
+        if (out.kind == "counter") out.sides = {guess_side(*m, GuessKind::counter)};
         return "";
     }
     const UserModule* tx = request.sender.empty() ? nullptr : find(request.sender);

@@ -18,7 +18,7 @@ namespace creditloop {
 
 // What `creditloop map` reads, as its options give it.
 struct MapRequest {
-    std::string kind;                      // "counter", "link", or "": guessed from the modules
+    std::string kind;                      // "counter", "counters", "link", or "": guessed from the modules
     std::string top, sender, receiver;     // the modules, or "": guessed
     std::vector<std::string> files, incdirs, file_lists;
     std::vector<std::string> defines;      // NAME or NAME=VALUE
@@ -42,8 +42,9 @@ struct GuessedSide {
 };
 
 struct GuessedMap {
-    std::string kind;           // "counter" or "link"
+    std::string kind;           // "counter", "counters" (every channel's in one module: credit_counters) or "link"
     std::string kind_why;       // why that kind
+    bool vc_sender = false;     // counters: a per-virtual-channel sender (pushes per channel, one flit out)
     std::string default_name;   // <module>.map.json, <sender>_<receiver>.map.json for a link
     nlohmann::ordered_json sources;
     std::vector<GuessedSide> sides;   // one for a counter; sender then receiver for a link
@@ -55,6 +56,7 @@ struct GuessedMap {
     std::vector<std::string> warnings;   // Verilator's, on your RTL
 
     std::vector<std::string> unplaced() const;   // every side's, "sender.in_data" on a link
+    std::string description() const;             // what was guessed, in words: "a counter", "a link", ...
     std::string text() const;                    // the map, JSON with // comments
 };
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "port_map_detail.h"
+#include "port_map_guess_table.h"
 
 namespace creditloop::port_map_detail {
 
@@ -27,11 +28,14 @@ const std::map<std::string, std::regex>& word_classes() {
         {"count", std::regex("^(cnt|count|counter|num|level|value|balance|amount|avail|available)$")},
         {"avail", std::regex("^(avail|available|left)$")},
         {"take", std::regex("^(take|spend|consume|decr|dec|decrement|debit|use|sub|send|deduct)$")},
-        {"give", std::regex("^(give|return|ret|returned|incr|inc|increment|release|refund|restore|add|free|freed|replenish)$")},
+        {"give", std::regex("^(give|return|ret|rtn|returned|incr|inc|increment|release|refund|restore|add|free|freed|replenish)$")},
         {"init", std::regex("^(init|initial|reinit|reload|preset)$")},
         {"withhold", std::regex("^(withhold|hold|reserve|reserved|stall)$")},
         {"can", std::regex("^(left|ready|rdy|can|avail|available|nonzero|ok|has|any)$")},
         {"full", std::regex("^(full|empty|zero|none|max)$")},
+        {"request", std::regex("^(request|requests|req|reqs)$")},
+        {"grant", std::regex("^(grant|grants|granted|gnt)$")},
+        {"vc", std::regex("^(vc|vcs|vcid|vch|vl|lane|channel|chan|ch|id)$")},
     };
     return classes;
 }
@@ -95,17 +99,6 @@ std::string stem(const Words& w) {
 
 // ---- the role tables
 
-enum class Width { one, wide, any };
-
-struct Pattern {
-    const char* role;
-    const char* dir;
-    Width width;
-    std::vector<const char*> all_of, none_of;   // word classes
-    int score;
-    const char* why;   // "a one-bit input named like a clock"
-};
-
 const std::vector<Pattern> kClockReset = {
     {"clock", "input", Width::one, {"clock"}, {}, 10, "named like a clock"},
     {"reset", "input", Width::one, {"reset"}, {}, 10, "named like a reset"},
@@ -118,6 +111,7 @@ const std::vector<Pattern> kCounter = {
     {"credit_return", "input", Width::any, {"give", "valid"}, {}, 4, "a valid named like a return"},
     {"credit_return", "input", Width::any, {"credit"}, {"valid", "init", "withhold", "take"}, 3, "a credit input"},
     {"can_send", "output", Width::one, {"can"}, {"full", "give"}, 5, "named like credits left (left, avail, ready)"},
+    {"credits", "output", Width::wide, {"credit", "count"}, {}, 7, "named like a count of credits"},
     {"credits", "output", Width::wide, {"avail"}, {}, 6, "a count named like the credits available"},
     {"credits", "output", Width::wide, {"credit"}, {}, 5, "a count named like the credits"},
     {"credits", "output", Width::wide, {"count"}, {}, 4, "named like a count"},
@@ -155,9 +149,6 @@ const std::vector<Pattern> kReceiver = {
 };
 
 // Each kind's roles in the map's order, and which of them a map must have.
-struct RoleList {
-    std::vector<std::string> roles, required;
-};
 const RoleList kCounterRoles = {{"clock", "reset", "send", "credit_return", "can_send", "credits", "init", "withhold"},
                                 {"clock", "reset", "send", "credit_return", "credits"}};
 const RoleList kSenderRoles = {{"clock", "reset", "in_valid", "in_ready", "in_data", "out_valid", "out_data", "credit_valid",
@@ -169,16 +160,9 @@ const RoleList kReceiverRoles = {{"clock", "reset", "in_valid", "in_data", "out_
 
 // Parameters: B sizes the credits or the buffer, W the data (a link's only).
 const std::regex kWidthName("^(.*width.*|.*bits|.*w|log.*)$");
-const std::regex kDataWidthName("^(w|dw|width|datawidth|dwidth|dataw|payloadwidth|payloadw|pldwidth|flitwidth|datawidthbits)$");
+const std::regex kDataWidthName("^(w|dw|width|dwidth|(data|payload|pld|flit|msg)(width|w|bits)|datawidthbits)$");
 const std::regex kCreditWord("^(.*credit.*|.*crd.*)$");
 const std::regex kCreditsName("^(.*credit.*|.*crd.*|.*depth.*|.*slots.*|.*entries.*|.*(fifo|buf|buffer|queue)size.*|max.*)$");
-
-std::string lower_flat(const std::string& name) {
-    std::string s;
-    for (char c : name)
-        if (c != '_') s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 // ---- one side's guess
 
@@ -191,9 +175,18 @@ const std::regex kReceiverName("^(rx|receiver|recv|rcv|snk|sink|consumer|slave|i
 }  // namespace
 
 GuessedSide guess_side(const UserModule& m, GuessKind kind) {
-    const bool link = kind != GuessKind::counter;
-    const std::vector<Pattern>& table = kind == GuessKind::counter ? kCounter : kind == GuessKind::sender ? kSender : kReceiver;
-    const RoleList& list = kind == GuessKind::counter ? kCounterRoles : kind == GuessKind::sender ? kSenderRoles : kReceiverRoles;
+    const bool link = kind == GuessKind::sender || kind == GuessKind::receiver;
+    // A module of channels: its roles are slices per channel (per_channel_role), each port's
+    // width one channel's; a per-VC sender adds its flit rows to the counter's.
+    const bool channels = kind == GuessKind::counters || kind == GuessKind::vc_sender;
+    const bool carries_data = link || kind == GuessKind::vc_sender;
+    const std::vector<Pattern>& table = !link ? kCounter : kind == GuessKind::sender ? kSender : kReceiver;
+    const RoleList& list = kind == GuessKind::vc_sender ? vc_sender_roles()
+                           : !link                      ? kCounterRoles
+                           : kind == GuessKind::sender  ? kSenderRoles
+                                                        : kReceiverRoles;
+    const auto bits = [](const UserPort& p) { return p.slice ? p.slice : p.width; };
+    const auto span_fits = [&](const std::string& role, const UserPort& p) { return !channels || per_channel_role(role) == (p.slice > 0); };
     GuessedSide side;
     side.module = m.name;
     // Parameters. A sender that names its credits keeps its depths: they size a FIFO of its own.
@@ -203,7 +196,7 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
                                            [&](const std::string& p) { return names_credits(lower_flat(p)); });
     for (const auto& p : m.parameters) {
         const std::string flat = lower_flat(p);
-        if (link && std::regex_match(flat, kDataWidthName))
+        if (carries_data && std::regex_match(flat, kDataWidthName))
             side.parameters.push_back({p, "W", "named like a data width: the payload bits, W (confirm)"});
         else if (!std::regex_match(flat, kWidthName) && std::regex_match(flat, kCreditsName) &&
                  (!credits_named || names_credits(flat)))
@@ -219,14 +212,16 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
     };
     std::vector<Candidate> candidates;
     std::vector<Pattern> rows = kClockReset;
-    rows.insert(rows.end(), table.begin(), table.end());
+    if (kind == GuessKind::vc_sender) rows.insert(rows.end(), vc_sender_rows().begin(), vc_sender_rows().end());
+    for (const auto& row : table)
+        if (std::find(list.roles.begin(), list.roles.end(), row.role) != list.roles.end()) rows.push_back(row);
     for (size_t r = 0; r < rows.size(); ++r) {
         const Pattern& row = rows[r];
         for (size_t i = 0; i < m.port_order.size(); ++i) {
             const std::string& name = m.port_order[i];
             const UserPort& port = m.ports.at(name);
-            if (port.direction != row.dir) continue;
-            if ((row.width == Width::one && port.width != 1) || (row.width == Width::wide && port.width == 1)) continue;
+            if (port.direction != row.dir || !span_fits(row.role, port)) continue;
+            if ((row.width == Width::one && bits(port) != 1) || (row.width == Width::wide && bits(port) == 1)) continue;
             const Words w = split(name);
             const bool fits = std::all_of(row.all_of.begin(), row.all_of.end(), [&](const char* c) { return has(w, c); }) &&
                               std::none_of(row.none_of.begin(), row.none_of.end(), [&](const char* c) { return has(w, c); });
@@ -253,7 +248,8 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
             const std::string s = stem(split(c.port));
             for (const auto& name : m.port_order) {
                 const UserPort& p = m.ports.at(name);
-                if (used.count(name) || p.direction != "input" || p.width != 1 || !has(split(name), "valid")) continue;
+                if (used.count(name) || p.direction != "input" || bits(p) != 1 || !span_fits(c.role, p) || !has(split(name), "valid"))
+                    continue;
                 if (stem(split(name)) != s) continue;
                 valids[c.role] = name;
                 used[name] = c.role + ".valid";
@@ -277,6 +273,8 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
                            required.end());
         }
     }
+    // A sender's arbiter ports go together: with one of request and grant placed, both are needed.
+    if (placed.count("request") != placed.count("grant")) required.insert(required.end(), {"request", "grant"});
     // The roles as map entries, each with where its guess came from and what to confirm.
     for (const auto& role : list.roles) {
         const auto it = placed.find(role);
@@ -292,15 +290,18 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
         const std::string& port = it->second.port;
         const UserPort& p = m.ports.at(port);
         const Words w = split(port);
-        std::string why = it->second.why + "; " + p.direction + ", " + width_text(p.width);
+        std::string why = it->second.why + "; " + p.direction + ", " + width_text(bits(p)) + (p.slice ? " a channel" : "");
         nlohmann::ordered_json value = port;
         if (role == "reset") {
             const auto edge = m.edges.find(port);
             const bool on_edge = edge != m.edges.end();
             const bool low = on_edge ? edge->second == "NEG" : w.low;
-            // Synchronous when a clocked block reads it and no flop takes its edge; when no flop of
-            // this module reads it (its flops are in modules it instantiates), the name decides.
-            const bool clocked = m.clocked_reads.count(port) > 0;
+            // Synchronous when a clocked block reads it (itself, or through logic: rst || other_rst)
+            // and no flop takes its edge; when no flop of this module reads it (its flops are in
+            // modules it instantiates), the name decides.
+            const bool clocked = std::any_of(m.clocked_reads.begin(), m.clocked_reads.end(), [&](const std::string& read) {
+                return read == port || reaches(m, read, {port});
+            });
             const bool sync = !on_edge && (clocked || std::regex_search(lower_flat(port), std::regex("sync|srst")));
             value = {{"port", port}, {"active", low ? "low" : "high"}, {"kind", sync ? "sync" : "async"}};
             why = std::string("active ") + (low ? "low" : "high") + ": " +
@@ -317,7 +318,7 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
             value = {{"port", port}, {"valid", valids[role]}};
             why += ", with its valid " + valids[role] + ": confirm";
         } else if (role == "init") {
-            if (p.width == 1) {
+            if (bits(p) == 1) {
                 value = {{"port", port}, {"tie", 0}};
                 why = "a soft re-initialise, held at 0: confirm it is never needed";
             } else {
@@ -336,12 +337,19 @@ GuessedSide guess_side(const UserModule& m, GuessKind kind) {
     for (const auto& name : m.port_order) {
         const UserPort& p = m.ports.at(name);
         if (p.direction != "input" || used.count(name)) continue;
-        if (p.width > 1 && has(split(name), "init"))
+        if (bits(p) > 1 && has(split(name), "init"))
             side.ties.push_back({name, "B", "no role: an initial count, held at B (a full count): confirm"});
         else
             side.ties.push_back({name, 0, "no role: held at 0, confirm (or map it to a role)"});
     }
     return side;
+}
+
+std::string lower_flat(const std::string& name) {
+    std::string s;
+    for (char c : name)
+        if (c != '_') s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
 }
 
 int sender_evidence(const UserModule& m) {

@@ -71,6 +71,8 @@ std::string without(const std::string& role) {
     if (role == "credit_valid") return "credit_valid: the count alone says when credits come";
     if (role == "credits") return "credits: creditloop keeps the count from the sends and credits back";
     if (role == "init") return "init: none";
+    if (role == "request" || role == "grant") return role + ": none, no arbiter ports (a push is sent as it comes)";
+    if (role == "can_grant") return "can_grant: none";
     if (role == "withhold") return "withhold: none";
     return role;
 }
@@ -96,20 +98,26 @@ std::vector<Item> side_items(const GuessedSide& side, const std::string& indent,
 
 }  // namespace
 
+std::string GuessedMap::description() const {
+    if (kind != "counters") return "a " + kind;
+    return vc_sender ? "a per-virtual-channel sender (every channel's counters in one module)" : "every channel's counters in one module";
+}
+
 std::string GuessedMap::text() const {
-    const bool counter = kind == "counter";
+    const bool counter = kind != "link";   // one module: a counter, or every channel's counters
     std::string out = "// A map written by creditloop map from " +
-                      (counter ? sides.front().module : sides.front().module + " and " + sides.back().module) + ": a " +
-                      kind + " (" + kind_why + ").\n";
+                      (counter ? sides.front().module : sides.front().module + " and " + sides.back().module) + ": " +
+                      description() + " (" + kind_why + ").\n";
     out += "// Each line's comment says where its guess came from. Confirm them all, then run it:\n";
     out += std::string("//   creditloop run ") + (counter ? "--counter" : "--link") + " THIS.map.json\n";
+    if (kind == "counters") out += "//   (a pool a channel: add --preset chi, or --channel name=...,credits=... for each)\n";
     const auto missing = unplaced();
     if (missing.empty())
         out += "// Every role creditloop needs is placed.\n";
     else
         out += "// NOT PLACED: " + joined(missing) + ". Each is \"?\" below, and run refuses the map until it names a port.\n";
     std::vector<Item> top;
-    top.push_back({key("block") + (counter ? "\"credit_counter\"" : "\"link\""), ""});
+    top.push_back({key("block") + (kind == "counters" ? "\"credit_counters\"" : counter ? "\"credit_counter\"" : "\"link\""), ""});
     std::vector<Item> src;
     for (const auto& [k, v] : sources.items()) src.push_back({key(k) + inline_json(v), ""});
     top.push_back({key("sources") + block(src, "  "), ""});
