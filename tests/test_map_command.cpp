@@ -123,6 +123,30 @@ TEST_CASE("map: each example's guess equals its hand-written map", "[map][fast]"
             CHECK(comment_on(m.text, "credits_on_arrival").find("Confirm") != std::string::npos);
         }
     }
+    // One module holding every channel's counters: a parameter named like a count of channels
+    // sizes its ports a slice per channel. An array of counters (CHI-style), and a sender with a
+    // push and arbiter ports per virtual channel and one flit out (bedrock's br_credit_sender_vc).
+    for (const auto& [name, file, hand_path] :
+         {std::tuple<std::string, std::string, std::string>{"counter_array", "examples/own_rtl/counter_array/lcrd_counter_array.sv",
+                                                            "examples/own_rtl/counter_array/counter_array.map.json"},
+          {"vc_sender", "examples/own_rtl/vc_sender/vc_credit_sender.sv", "examples/own_rtl/vc_sender/vc_sender.map.json"}}) {
+        SECTION(name) {
+            const auto m = map_of(src(file), name + ".map.json");
+            INFO(m.outcome.err << m.text);
+            REQUIRE(m.outcome.exit_code == 0);
+            const json hand = hand_map(hand_path);
+            CHECK(m.map["block"] == "credit_counters");
+            CHECK(m.map["parameters"] == hand["parameters"]);
+            CHECK(m.map["ports"] == hand["ports"]);
+            CHECK(m.map.value("ties", json::object()) == hand.value("ties", json::object()));
+            CHECK(comment_on(m.text, "credits").find("a channel: confirm") != std::string::npos);
+            std::string count;   // the parameter that is N: where it came from, to confirm
+            for (const auto& [param, value] : hand["parameters"].items())
+                if (value == "N") count = param;
+            CHECK(comment_on(m.text, count).find("sizes the per-channel ports") != std::string::npos);
+            CHECK(comment_on(m.text, count).find("(confirm)") != std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("map: designs in other published naming shapes get the roles intended", "[map][fast]") {
@@ -178,6 +202,63 @@ TEST_CASE("map: designs in other published naming shapes get the roles intended"
             "credit_valid": "credit_valid", "credit_count": "credit"})"));
         CHECK(m.map["sender"]["parameters"] == json::parse(R"({"CREDITS": "B", "W": "W"})"));
     }
+    SECTION("upper-case credit pools: NUM_POOLS, one-bit consume and crd_release a pool, no init, a clear tied") {
+        const auto m = map_of(src(dir + "fc_pool_credits.sv"), "fc.map.json");
+        INFO(m.outcome.err << m.text);
+        REQUIRE(m.outcome.exit_code == 0);
+        CHECK(m.map["block"] == "credit_counters");
+        CHECK(m.map["parameters"] == json::parse(R"({"NUM_POOLS": "N", "CRD_MAX": "B"})"));
+        CHECK(m.map["ports"] == json::parse(R"({
+            "clock": "clk", "reset": {"port": "rst_n", "active": "low", "kind": "async"},
+            "send": "consume", "credit_return": "crd_release", "can_send": "crd_avail", "credits": "crd_cnt"})"));
+        CHECK(m.map["ties"] == json::parse(R"({"soft_clear": 0})"));
+    }
+    SECTION("a router's VC output port in a terse naming: NVC, in_vld/in_rdy/in_flit, arb_req/arb_gnt, out_vc_id, crd_rtn") {
+        const auto m = map_of(src(dir + "noc_vc_tx.sv"), "noc.map.json");
+        INFO(m.outcome.err << m.text);
+        REQUIRE(m.outcome.exit_code == 0);
+        CHECK(m.map["block"] == "credit_counters");
+        CHECK(m.map["parameters"] == json::parse(R"({"NVC": "N", "FLIT_W": "W", "MAX_CRD": "B"})"));
+        CHECK(m.map["ports"] == json::parse(R"({
+            "clock": "clk", "reset": {"port": "rst_n", "active": "low", "kind": "async"},
+            "push_valid": "in_vld", "push_ready": "in_rdy", "push_data": "in_flit",
+            "request": "arb_req", "grant": "arb_gnt",
+            "out_valid": "out_vld", "out_vc": "out_vc_id", "out_data": "out_flit",
+            "credit_return": "crd_rtn", "init": {"port": "crd_init", "value": "B"}, "credits": "crd_cnt"})"));
+        CHECK_FALSE(m.map.contains("ties"));
+        CHECK(m.text.find("not placed (optional): can_grant") != std::string::npos);
+    }
+}
+
+TEST_CASE("map: --kind counters finds the parameter that sizes the ports when no name says so; --kind counter keeps one counter",
+          "[map][fast]") {
+    // P sizes every port a slice per channel, but its name says nothing of channels.
+    const fs::path rtl = scratch_dir() / "p_counters.sv";
+    std::ofstream(rtl) << "module p_counters #(parameter int P = 2, parameter int Depth = 4, localparam int C = $clog2(Depth + 1)) (\n"
+                          "  input logic clk, rst_n, input logic [P-1:0] take, give, output logic [P-1:0][C-1:0] count);\n"
+                          "  for (genvar c = 0; c < P; c++) begin : g\n"
+                          "    always_ff @(posedge clk or negedge rst_n)\n"
+                          "      if (!rst_n) count[c] <= C'(Depth); else count[c] <= count[c] - C'(take[c]) + C'(give[c]);\n"
+                          "  end\nendmodule\n";
+    const auto guessed = map_of(rtl.string(), "p_guessed.map.json");
+    CHECK(guessed.map["block"] == "credit_counter");   // no name says channels: one counter, as before
+    const auto forced = map_of(rtl.string() + " --kind counters", "p_forced.map.json");
+    INFO(forced.outcome.err << forced.text);
+    REQUIRE(forced.outcome.exit_code == 0);
+    CHECK(forced.map["block"] == "credit_counters");
+    CHECK(forced.map["parameters"] == json::parse(R"({"P": "N", "Depth": "B"})"));
+    CHECK(forced.map["ports"] == json::parse(R"({
+        "clock": "clk", "reset": {"port": "rst_n", "active": "low", "kind": "async"},
+        "send": "take", "credit_return": "give", "credits": "count"})"));
+    CHECK(forced.text.find("(--kind counters; P sizes 3 of its ports a slice per channel: take, give, count)") != std::string::npos);
+    // The examples' arrays as one counter when asked; and no parameter sizing ports is one line, exit 2.
+    const auto one = map_of(src("examples/own_rtl/counter_array/lcrd_counter_array.sv") + " --kind counter", "one.map.json");
+    CHECK(one.map["block"] == "credit_counter");
+    const auto fixed = run_creditloop("map " + src("tests/fixtures/map_guess/ot_credit_counter.sv") + " --kind counters -o -");
+    CHECK(fixed.exit_code == 2);
+    CHECK(fixed.err == "creditloop: map: --kind counters: no parameter of ot_credit_counter sizes its ports a slice per channel "
+                       "(logic [N-1:0][W-1:0], N a parameter): a module fixed at its channel count is not taken; map it as one "
+                       "counter with --kind counter\n");
 }
 
 TEST_CASE("map: a role it cannot place is \"?\", exit 1, and run refuses the map with one line", "[map][fast][bad-input]") {
@@ -240,6 +321,27 @@ TEST_CASE("map: bad input is one line, exit 2, nothing written", "[map][fast][ba
     CHECK(slurp(out.string()) != "mine\n");
     // No temporary file is left beside it.
     for (const auto& entry : fs::directory_iterator(scratch_dir())) CHECK(entry.path().filename().string().find(".tmp") == std::string::npos);
+}
+
+TEST_CASE("map: the guessed maps of every channel's counters run on CHI's pools, and of one pool each", "[rtl][own-rtl][map][array]") {
+    const fs::path dir = scratch_dir() / "guessed_counters";
+    fs::create_directories(dir);
+    // Each design, and the channels it can take: packets of one credit for a one-bit send or a
+    // VC sender (DAT's lines as one 64-byte credit), pools of one B without an init port.
+    const std::string chi_one_credit = "--preset chi --channel name=DAT,unit=64";
+    for (const auto& [file, channels] :
+         {std::pair<std::string, std::string>{"examples/own_rtl/counter_array/lcrd_counter_array.sv", "--preset chi"},
+          {"examples/own_rtl/vc_sender/vc_credit_sender.sv", chi_one_credit},
+          {"tests/fixtures/map_guess/noc_vc_tx.sv", chi_one_credit},
+          {"tests/fixtures/map_guess/fc_pool_credits.sv", "--L 2 --channel name=P,credits=8 --channel name=NP,credits=8"}}) {
+        const std::string map = (dir / (fs::path(file).stem().string() + ".map.json")).string();
+        const auto m = run_creditloop("map " + src(file) + " -o " + map + " --force");
+        REQUIRE(m.exit_code == 0);
+        const auto run = run_creditloop("run " + channels + " --cycles 3000 --counter " + map);
+        INFO(file << "\n" << run.out << run.err);
+        CHECK(run.exit_code == 0);
+        CHECK(run.out.find("lockstep: 3,000 cycles checked, 0 violations") != std::string::npos);
+    }
 }
 
 TEST_CASE("map: the guessed map of the occupancy counter runs, its paths from its own folder", "[rtl][own-rtl][map]") {
