@@ -135,7 +135,7 @@ std::string guess_counters(const DutSources& sources, const UserSources& user, c
     out.kind = "counters";
     out.vc_sender = sender;
     out.kind_why += "; " + sizes +
-                   (sender ? "; " + push + " is a channel's flit in and " + launch + " the one flit out" : "");
+                   (sender ? "; " + push + " is a channel's flit in and " + launch + " the one flit out, a counter a channel" : "");
 
     // N: the count of channels, in the map's first place.
     const auto is_count = [&](const GuessedEntry& e) { return e.key == count; };

@@ -100,7 +100,7 @@ std::vector<Item> side_items(const GuessedSide& side, const std::string& indent,
 
 std::string GuessedMap::description() const {
     if (kind != "counters") return "a " + kind;
-    return vc_sender ? "a per-virtual-channel sender (every channel's counters in one module)" : "every channel's counters in one module";
+    return vc_sender ? "a per-virtual-channel sender" : "every channel's counters in one module";
 }
 
 std::string GuessedMap::text() const {
