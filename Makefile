@@ -2,6 +2,7 @@
 #   make sim     the regression: every seed configuration on the RTL, plus seeded random traffic
 #                make sim TESTS=<pattern> SEED=<n> WAVES=1   (WAVES=fst for FST; WAVES_DIR=<dir>)
 #                make sim RERUN=failed   only what did not pass last time (failed, interrupted, not run)
+#                make sim SYSTEMC=1      the systemc/ tests too (runs repeated under the SystemC harness)
 #                make sim SHARD=2/4      one slice of the regression (a cluster's job; creditloop merge)
 #                make sim RTL=<dir>   your own credit_link (every .sv in <dir>)
 #                make sim DUT_COUNTER=<file.sv|map.json> DUT_RETURN=<file.sv>   your own blocks
@@ -82,7 +83,7 @@ sim: build-cli
 	  --waves-dir '$(WAVES_DIR)' $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
 	  $(rerun_flags) $(if $(SHARD),--shard '$(SHARD)') \
 	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') \
-	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(if $(MUTANT),--mutant '$(MUTANT)') $(waves_flags)
+	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(if $(MUTANT),--mutant '$(MUTANT)') $(if $(SYSTEMC),--systemc) $(waves_flags)
 
 sweep: build-cli
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 #include <fstream>
 #include <string>
 
@@ -116,6 +117,27 @@ TEST_CASE("every subcommand answers --help with its options and exits 0", "[cli]
     // A flag takes no value, and an option that needs one says so, in every subcommand alike.
     CHECK(parse_error({"--full-rate=yes"}) == "--full-rate takes no value");
     CHECK(parse_error({"--B", "--K", "2"}) == "--B needs a value");
+}
+
+TEST_CASE("regress leaves the SystemC repeats out unless asked for, by --systemc or a filter that names them",
+          "[cli][binary][regression]") {
+    const auto systemc_lines = [](const std::string& out) {
+        std::istringstream in(out);
+        int n = 0;
+        for (std::string line; std::getline(in, line);) n += line.rfind("systemc/", 0) == 0;
+        return n;
+    };
+    const Outcome plain = cli("regress --list");
+    const Outcome asked = cli("regress --list --systemc");
+    const Outcome named = cli("regress --list --filter systemc/");
+    REQUIRE(plain.exit_code == 0);
+    REQUIRE(asked.exit_code == 0);
+    REQUIRE(named.exit_code == 0);
+    CHECK(systemc_lines(plain.out) == 0);
+    // The four single-link runs and the multi-channel one repeated under the SystemC harness.
+    CHECK(systemc_lines(asked.out) == 5);
+    CHECK(systemc_lines(named.out) == 5);
+    CHECK(lines(asked.out) == lines(plain.out) + 5);
 }
 
 TEST_CASE("the CLI's JSON gives seed 000's K = 8 numbers from the model", "[cli][binary][seed000]") {

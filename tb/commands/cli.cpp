@@ -216,6 +216,8 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     add_flag(app, "--fst", cmd.fst, "FST waves instead of VCD");
     app.add_option("--junit", cmd.junit, "JUnit XML")->capture_default_str();
     add_flag(app, "--list", cmd.list, "list the tests and exit");
+    add_flag(app, "--systemc", cmd.systemc,
+             "the systemc/ tests too: runs of the others repeated under the SystemC harness (a filter that names systemc selects them too)");
     app.add_option("--log-level", cmd.log_level, "off|error|warn|info|debug")->check(log_level());
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL instead of rtl/ (as for run)");
     add_rtl_options(app, cmd.rtl_options);

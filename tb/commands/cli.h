@@ -40,6 +40,7 @@ struct RegressCommand {
     std::string mutant;             // a .mutant patch of a file of the map given (--counter, --link or --rtl)
     RtlOptions rtl_options;         // --incdir, --define, --file-list for --rtl
     bool list = false;
+    bool systemc = false;           // the systemc/ tests too (each builds a SystemC harness)
     std::string log_level = "warn";
     int shard = 0, shards = 0;      // --shard I/N: every Nth selected test from the Ith (0: all)
     std::string rerun_failed;       // a JUnit file: only its tests that did not pass

@@ -76,9 +76,17 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
             return 2;
         }
     }
+    // The systemc/ tests repeat runs of the others under the SystemC harness: a check of the
+    // harness, not of the RTL, that builds a harness of its own for each. They run when asked
+    // for: --systemc (make sim SYSTEMC=1), a filter that names them, or a rerun of them.
+    const bool systemc = command.systemc || command.filter.find("systemc") != std::string::npos || !command.rerun_failed.empty();
+    size_t systemc_left = 0;
     std::vector<RegressionCase> cases;
-    for (auto& c : all_cases)
-        if (name_matches(c.name, command.filter)) cases.push_back(std::move(c));
+    for (auto& c : all_cases) {
+        if (!name_matches(c.name, command.filter)) continue;
+        if (c.systemc && !systemc) ++systemc_left;
+        else cases.push_back(std::move(c));
+    }
     if (cases.empty()) {
         std::cerr << "creditloop regress: no test matches '" << command.filter
                   << "': 'creditloop regress --list' lists them\n";
@@ -265,9 +273,14 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
                                    }),
                     cases.end());
         if (systemc || channels)
-            std::cout << "creditloop regress: " << systemc << " systemc/ tests run the checkout's RTL only, and " << channels
-                      << " channels/ tests " << (counter_only ? "need what your counter cannot take" : "run the checkout's link only")
-                      << "; skipped for yours\n";
+            std::cout << "creditloop regress: "
+                      << (systemc ? std::to_string(systemc) + " systemc/ tests run the checkout's RTL only, and " : std::string())
+                      << channels << " channels/ tests "
+                      << (counter_only ? "need what your counter cannot take" : "run the checkout's link only") << "; skipped for yours\n";
+    } else if (systemc_left && command.link_map.empty()) {
+        std::cout << "creditloop regress: " << systemc_left
+                  << " systemc/ tests (runs of these repeated under the SystemC harness) are left out: --systemc (make sim "
+                     "SYSTEMC=1) adds them\n";
     }
     // A shard (--shard I/N, a cluster's job array): every Nth test of the selection, from the Ith.
     const size_t selected = cases.size();
