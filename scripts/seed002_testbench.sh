@@ -37,6 +37,12 @@ outdir=${outdir:-$root/build/seed002}
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 src=$outdir/src
+# One run at a time in an OUTDIR (the docs test and the Catch2 test both use build/seed002):
+# every run rebuilds $src, so a second one waits for the first.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$outdir/.lock"
+  flock 9
+fi
 
 if ! command -v verilator >/dev/null 2>&1; then
   echo "verilator: not installed (scripts/install-deps.sh installs it)" >&2
