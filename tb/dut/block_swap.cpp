@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "dut_bank.h"
+#include "observed_tops.h"
 #include "port_map.h"
 #include "process.h"
 
@@ -240,7 +241,8 @@ std::string swap_block(DutSources& sources, const std::string& block, const std:
     for (unsigned char c : wrapper + absolute) hash = (hash ^ c) * 0x100000001b3ull;
     const fs::path dir = fs::path(sources.build_root) / "blocks" / fmt::format("{:016x}", hash);
     fs::create_directories(dir);
-    std::ofstream(dir / block) << wrapper;
+    // Written whole and only when it differs: another run may be reading it for its stamp.
+    if (auto e = write_if_changed((dir / block).string(), wrapper); !e.empty()) return e;
     fs::remove_all(work);
 
     if (sources.rtl_files.empty()) {

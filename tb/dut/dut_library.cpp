@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "dut_detail.h"
+#include "observed_tops.h"
 #include "parallel.h"
 #include "process.h"
 
@@ -72,7 +73,7 @@ std::string use_rtl_directory(DutSources& sources, const std::string& dir, const
     }
     const fs::path out = blocks / ("rtl_" + hex(fnv1a(text)));
     fs::create_directories(out, ec);
-    std::ofstream(out / "credit_link.sv") << text;
+    if (auto e = write_if_changed((out / "credit_link.sv").string(), text); !e.empty()) return e;
     sources.rtl_files = {(out / "credit_link.sv").string()};
     return "";
 }

@@ -31,7 +31,7 @@ std::vector<std::string> write_block_files(const DutSources& sources, const std:
     fs::create_directories(dir);
     std::vector<std::string> paths;
     for (const auto& [name, text] : files) {
-        std::ofstream(dir / name) << text;
+        write_if_changed((dir / name).string(), text);   // whole, and only when it differs: others read it for stamps
         paths.push_back((dir / name).string());
     }
     return paths;
