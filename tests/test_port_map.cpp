@@ -781,7 +781,6 @@ TEST_CASE("a sender with a FIFO of its own in front of its credit check passes, 
     CHECK(resend.first_violation()->cycle == 2u);
     CHECK(resend.first_violation()->check == "lockstep");
     CHECK(resend.first_violation()->signal == "link.sender.send_payload");
-    CHECK(resend.first_violation()->got != resend.first_violation()->expected);
 
     // Without the key, the warning names it, and the model (sending as the source's flit is
     // taken, in cycle 0) is a credit ahead of the sender (whose flit leaves in 1) from cycle 1.
