@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Install what creditloop needs from Debian's packages: Verilator, SystemC, Catch2, spdlog, fmt,
-# CLI11 (arguments), nlohmann-json (JSON), pugixml (XML), ccache, CMake, a C++ compiler and
-# Icarus Verilog (a peer simulator), yosys and z3 (make formal's proof); GTKWave and lcov
+# CLI11 (arguments), nlohmann-json (JSON), pugixml (XML), ccache, CMake, g++ and clang++ (which
+# compiles the verilated banks in half g++'s time), Icarus Verilog (a peer simulator), yosys and
+# z3 (make formal's proof); GTKWave and lcov
 # (genhtml, make coverage's HTML report) with --optional.
 #   scripts/install-deps.sh            install whatever is missing (needs root or sudo)
 #   scripts/install-deps.sh --check    only say what is missing; exit 1 if anything is
 #   scripts/install-deps.sh --optional also install gtkwave and lcov
-#   scripts/install-deps.sh --sanitize also clang and its sanitizer and libFuzzer runtimes (make sanitize, make fuzz)
+#   scripts/install-deps.sh --sanitize also clang's sanitizer and libFuzzer runtimes (make sanitize, make fuzz)
 #   scripts/install-deps.sh --slurm    also slurm-wlm and munge (make slurm-test, a local cluster)
 # The options combine (CI gives all three).
 set -euo pipefail
 
 required=(verilator libsystemc-dev catch2 libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev
-          ccache cmake make g++ zlib1g-dev pkg-config python3 iverilog yosys z3)
+          ccache cmake make g++ clang zlib1g-dev pkg-config python3 iverilog yosys z3)
 optional=(gtkwave lcov)
-sanitize=(clang libclang-rt-14-dev)
+sanitize=(libclang-rt-14-dev)
 slurm=(slurm-wlm munge)
 
 mode=install

@@ -271,10 +271,8 @@ int run_mutation(const std::vector<std::string>& args, const std::string& progra
     }
     Progress progress("creditloop mutation");
     progress.phase("verilated netlists");
-    auto build_errors = build_duts(builds, jobs, [&](const std::string& s) { progress.status(s); });
-    if (!channel_builds.empty())
-        for (auto& e : build_channel_duts(channel_builds, base, [&](const std::string& s) { progress.status(s); }))
-            build_errors.push_back(std::move(e));
+    auto build_errors = build_link_and_channel_duts(builds, jobs, channel_builds, base,
+                                                    [&](const std::string& s) { progress.status(s); });
     for (const auto& e : build_errors) progress.print("creditloop mutation: " + e);
     if (!build_errors.empty()) {
         progress.finish();

@@ -330,11 +330,8 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // SystemC's banner
     Progress progress("creditloop regress");
     progress.phase("verilated configurations");
-    auto build_errors = builds.empty() ? std::vector<std::string>{}
-                                       : build_duts(builds, command.jobs, [&](const std::string& s) { progress.status(s); });
-    if (!channel_builds.empty())
-        for (const auto& e : build_channel_duts(channel_builds, sources, [&](const std::string& s) { progress.status(s); }))
-            build_errors.push_back(e);
+    auto build_errors = build_link_and_channel_duts(builds, command.jobs, channel_builds, sources,
+                                                    [&](const std::string& s) { progress.status(s); });
     for (const auto& c : cases) {
         if (!c.systemc || !c.channels || interrupt_requested()) continue;
         std::string error;

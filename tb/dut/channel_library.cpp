@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "channel_bank.h"
 #include "dut_detail.h"
@@ -106,7 +108,9 @@ std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wa
     missing();
     std::vector<std::string> errors;
     if (items.empty()) return errors;
-    FileLock lock((fs::path(root) / ".lock").string());
+    // Channel banks have a lock of their own (credit_link's banks take ".lock"): the two kinds
+    // never prune or build each other's directories.
+    FileLock lock((fs::path(root) / ".lock-channels").string());
     missing();
     std::vector<Item*> todo;
     for (auto& item : items)
@@ -171,6 +175,30 @@ std::unique_ptr<ChannelLibrary> ChannelLibrary::load(const ChannelWanted& wanted
         return nullptr;
     }
     return lib;
+}
+
+std::vector<std::string> build_link_and_channel_duts(const std::vector<DutBuild>& links, int jobs,
+                                                     const std::vector<ChannelWanted>& channels,
+                                                     const DutSources& sources, const BuildStatus& status) {
+    if (links.empty()) return channels.empty() ? std::vector<std::string>{} : build_channel_duts(channels, sources, status);
+    if (channels.empty()) return build_duts(links, jobs, status);
+    std::mutex mutex;
+    std::string link_status, channel_status;
+    const auto show = [&](std::string& mine, const std::string& s) {
+        if (!status) return;
+        std::lock_guard<std::mutex> guard(mutex);
+        mine = s;
+        status(link_status.empty() ? channel_status
+               : channel_status.empty() ? link_status : link_status + "; " + channel_status);
+    };
+    std::vector<std::string> channel_errors;
+    std::thread channel_thread([&] {
+        channel_errors = build_channel_duts(channels, sources, [&](const std::string& s) { show(channel_status, s); });
+    });
+    std::vector<std::string> errors = build_duts(links, jobs, [&](const std::string& s) { show(link_status, s); });
+    channel_thread.join();
+    errors.insert(errors.end(), channel_errors.begin(), channel_errors.end());
+    return errors;
 }
 
 std::unique_ptr<ChannelDut> ChannelLibrary::create(const std::vector<std::string>& plusargs) const {

@@ -45,6 +45,14 @@ private:
 std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wanted, const DutSources& sources,
                                             const BuildStatus& status = {});
 
+// The credit_link banks of `links` and the channel bank of `channels` at once: each kind holds a
+// build lock of its own, so one's Verilator run (one core) overlaps the other's compile, and the
+// steps a build runs alone (configure, precompiled headers, link) leave no core idle. The errors
+// of both, the links' first; `status` shows what each is doing.
+std::vector<std::string> build_link_and_channel_duts(const std::vector<DutBuild>& links, int jobs,
+                                                     const std::vector<ChannelWanted>& channels,
+                                                     const DutSources& sources, const BuildStatus& status = {});
+
 // The SystemC harness of `config` (the multi-channel link verilated with --sc, an executable under
 // <build>/duts/channels_<key>_sc/), built if needed; "" and `error` on failure.
 std::string channel_systemc_harness(const ChannelLinkConfig& config, DutSources sources, std::string& error,

@@ -79,7 +79,10 @@ std::optional<Found> find_bank(const std::string& root, const std::string& prefi
                                const std::string& stamp, const std::string& key) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
-        if (!entry.is_directory() || entry.path().filename().string().rfind(prefix, 0) != 0) continue;
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory() || name.rfind(prefix, 0) != 0) continue;
+        // A SystemC harness (channels_<key>_sc) is not a bank: it keeps its own stamp.
+        if (name.size() > 3 && name.compare(name.size() - 3, 3, "_sc") == 0) continue;
         const auto m = read_manifest(entry.path(), magic);
         if (!m || !fs::exists(entry.path() / "dut.so")) continue;
         for (size_t i = 0; i < m->instances.size(); ++i) {
@@ -260,7 +263,10 @@ void prune_banks(const std::string& root, const std::string& prefix, const std::
     std::error_code ec;
     std::vector<fs::path> stale;
     for (const auto& entry : fs::directory_iterator(root, ec)) {
-        if (!entry.is_directory() || entry.path().filename().string().rfind(prefix, 0) != 0) continue;
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory() || name.rfind(prefix, 0) != 0) continue;
+        // A SystemC harness (channels_<key>_sc) is not a bank: it keeps its own stamp.
+        if (name.size() > 3 && name.compare(name.size() - 3, 3, "_sc") == 0) continue;
         const auto m = read_manifest(entry.path(), magic);
         bool current = false;
         if (m)
