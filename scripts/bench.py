@@ -35,6 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import speed_doc
+
 ROOT = Path(__file__).resolve().parent.parent
 STAGES, BUFFER = 4, 12
 BATCHES = (1, 8)
@@ -348,6 +350,7 @@ def main(argv=None):
     ap.add_argument("--profile-cycles", type=int, default=3_000_000,
                     help="cycles of the profiled harness run (default 3,000,000; 0: no profile)")
     ap.add_argument("--out", type=Path, default=None, help="where bench.md and bench.json go (default BUILD/bench)")
+    ap.add_argument("--no-docs", action="store_true", help="do not write the tables into docs/speed.md")
     args = ap.parse_args(argv)
     # Absolute from here on: every path below is handed to a subprocess, some of which run
     # in other directories (the peers build and run inside BUILD/bench/peers/<peer>/).
@@ -381,6 +384,12 @@ def main(argv=None):
         {"cycles": args.cycles, "runs": args.runs, "modes": {str(k): v for k, v in figures.items()}, "peers": peers,
          "replay": replay, "memory": memory, "builds": builds, "profile": profile, "seconds": elapsed},
         indent=1) + "\n")
+    if not failures and not args.no_docs:
+        given = list(argv if argv is not None else sys.argv[1:])
+        if "--build" in given:   # make bench's own option: the checkout's build, not a setting
+            del given[given.index("--build"):given.index("--build") + 2]
+        command = "make bench" + (f" BENCH_ARGS='{' '.join(given)}'" if given else "")
+        print(f"bench: tables written into {speed_doc.publish('bench', command, [table])}", file=sys.stderr)
     for peer, why in failures.items():
         print(f"bench: FAILED: peer {peer} could not be measured: {why}", file=sys.stderr, flush=True)
     return 1 if failures else 0
