@@ -11,7 +11,7 @@
 #   SANITIZE_ONLY_BUILD=1 scripts/sanitize.sh   configure and build only (make fuzz)
 #
 # The slice loads the plugins (banks) the main build's harness built under build/duts, so it
-# verilates nothing when make sim or make test ran first on the same sources. They are g++ code
+# verilates nothing when make sim or make test ran first on the same sources. They are compiled
 # without instrumentation: the verilated RTL is not checked, everything that drives and checks it
 # is. The main build's cache is never written: build/sanitize/banks is a view of it, one symbolic
 # link per bank; a bank that is missing or stale there (other sources) is built into the view
