@@ -1,0 +1,298 @@
+// The credit network's RTL (rtl/noc/) on its own, against closed forms and the channel
+// dependency graph's verdict, before a model runs beside it:
+//   1. zero-load latency: a one-flit packet from s to d is delivered h * (L + 2) + 2 cycles after
+//      it is taken (2 cycles a router, L a link; h the hops of the routing), every pair of nodes;
+//   2. random traffic on the networks whose graph is acyclic (dateline rings, the dimension-order
+//      mesh): every packet delivered once, to its node, its flits in order, and the network
+//      drains when the sources stop;
+//   3. deadlock: on the one-way ring with one VC (its graph is a cycle) every node sending three
+//      hops ahead stops delivering; the same traffic on the dateline ring does not.
+// Exit 0 when every check holds; one line per failed check otherwise.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vnoc_smoke_top.h"
+#include "verilated.h"
+
+namespace {
+
+int failures = 0;
+void check(bool ok, const std::string& what) {
+    if (!ok) {
+        ++failures;
+        std::printf("FAIL %s\n", what.c_str());
+    }
+}
+
+template <class W> bool bit(const W& w, int i) { return (w[i / 32] >> (i % 32)) & 1u; }
+template <class W> void set_bit(W& w, int i, bool v) {
+    if (v) w[i / 32] |= 1u << (i % 32);
+    else w[i / 32] &= ~(1u << (i % 32));
+}
+
+struct Flit {
+    int seq = 0, id = 0, src = 0, dest = 0, vc = 0;
+    bool tail = false, head = false;
+    uint32_t pack() const {
+        return uint32_t(seq & 15) | uint32_t(id & 255) << 4 | uint32_t(src & 15) << 12 | uint32_t(dest & 15) << 16 |
+               uint32_t(vc & 3) << 20 | uint32_t(tail) << 22 | uint32_t(head) << 23;
+    }
+    static Flit unpack(uint32_t w) {
+        Flit f;
+        f.seq = w & 15;
+        f.id = (w >> 4) & 255;
+        f.src = (w >> 12) & 15;
+        f.dest = (w >> 16) & 15;
+        f.vc = (w >> 20) & 3;
+        f.tail = (w >> 22) & 1;
+        f.head = (w >> 23) & 1;
+        return f;
+    }
+};
+
+// One network of the top: its parameters and its ports.
+struct Net {
+    const char* name;
+    int topo, nx, ny, routing, v, b, l;
+    VlWide<4>* inj_valid;
+    VlWide<16>* inj_flit;
+    VlWide<4>* inj_accept;
+    VlWide<4>* ej_valid;
+    VlWide<16>* ej_flit;
+    VlWide<4>* ej_ready;
+    int nodes() const { return nx * ny; }
+    // Hops from s to d under the network's routing (noc_route.sv's rule, worked by hand).
+    int hops(int s, int d) const {
+        const int n = nodes();
+        if (topo == 0) return (d - s + n) % n;
+        if (topo == 1) {
+            const int forward = (d - s + n) % n;
+            return forward <= n - forward ? forward : n - forward;
+        }
+        return std::abs(d % nx - s % nx) + std::abs(d / nx - s / nx);
+    }
+    // The VCs a packet may enter on: class 0 under a dateline, any otherwise.
+    int entry_vcs() const { return routing == 1 ? v / 2 : v; }
+};
+
+struct Packet {
+    int src, dest, id, flits, vc;
+};
+
+class Bench {
+public:
+    explicit Bench(Net net) : net_(net) {}
+
+    // Packets waiting at each source, sent in order (a packet's flits back to back on its VC).
+    std::vector<std::deque<Packet>> queue;
+    std::map<std::pair<int, int>, int> next_seq;   // (src, id) -> the next flit expected
+    std::map<std::pair<int, int>, uint64_t> taken_at;
+    uint64_t delivered_packets = 0, sent_packets = 0, last_delivery = 0;
+    std::vector<uint64_t> latencies;
+
+    void reset_state() {
+        queue.assign(net_.nodes(), {});
+        sent_flit_.assign(net_.nodes(), 0);
+        next_seq.clear();
+        taken_at.clear();
+        delivered_packets = sent_packets = 0;
+        latencies.clear();
+    }
+
+    // One cycle: offer each source's next flit, read the deliveries, then the clock edge.
+    void cycle(Vnoc_smoke_top& top, uint64_t now, uint32_t ready_mask, const std::string& where) {
+        for (int n = 0; n < net_.nodes(); ++n) {
+            const bool offer = !queue[n].empty();
+            set_bit(*net_.inj_valid, n, offer);
+            set_bit(*net_.ej_ready, n, (ready_mask >> n) & 1u);
+            if (offer) {
+                const Packet& p = queue[n].front();
+                Flit f;
+                f.seq = sent_flit_[n];
+                f.id = p.id;
+                f.src = p.src;
+                f.dest = p.dest;
+                f.vc = p.vc;
+                f.head = sent_flit_[n] == 0;
+                f.tail = sent_flit_[n] == p.flits - 1;
+                (*net_.inj_flit)[n] = f.pack();
+            } else {
+                (*net_.inj_flit)[n] = 0;
+            }
+        }
+        top.clk = 0;
+        top.eval();
+        for (int n = 0; n < net_.nodes(); ++n) {
+            if (bit(*net_.inj_accept, n)) {
+                const Packet& p = queue[n].front();
+                if (sent_flit_[n] == 0) taken_at[{p.src, p.id}] = now;
+                if (++sent_flit_[n] == p.flits) {
+                    sent_flit_[n] = 0;
+                    queue[n].pop_front();
+                    ++sent_packets;
+                }
+            }
+            if (bit(*net_.ej_valid, n)) {
+                const Flit f = Flit::unpack((*net_.ej_flit)[n]);
+                const auto key = std::make_pair(f.src, f.id);
+                check(f.dest == n, where + ": packet " + std::to_string(f.id) + " of node " + std::to_string(f.src) +
+                                       " for node " + std::to_string(f.dest) + " delivered at node " + std::to_string(n));
+                check(next_seq.count(key) ? f.seq == next_seq[key] : f.seq == 0 && f.head,
+                      where + ": flit " + std::to_string(f.seq) + " of packet " + std::to_string(f.id) + " of node " +
+                          std::to_string(f.src) + " out of order");
+                next_seq[key] = f.seq + 1;
+                last_delivery = now;
+                if (f.tail) {
+                    next_seq.erase(key);
+                    ++delivered_packets;
+                    latencies.push_back(now - taken_at[key]);
+                    taken_at.erase(key);
+                }
+            }
+        }
+        top.clk = 1;
+        top.eval();
+    }
+
+private:
+    Net net_;
+    std::vector<int> sent_flit_;
+};
+
+void reset(Vnoc_smoke_top& top) {
+    top.clk = 0;
+    top.rst_n = 0;
+    top.eval();
+    top.clk = 1;
+    top.eval();
+    top.clk = 0;
+    top.rst_n = 1;
+    top.eval();
+}
+
+uint32_t lcg(uint64_t& s) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(s >> 33);
+}
+
+// 1. Every pair, one packet at a time on an empty network.
+int zero_load(Vnoc_smoke_top& top, const Net& net) {
+    reset(top);
+    Bench bench(net);
+    bench.reset_state();
+    uint64_t now = 0;
+    int id = 0;
+    for (int s = 0; s < net.nodes(); ++s)
+        for (int d = 0; d < net.nodes(); ++d) {
+            if (s == d) continue;
+            bench.queue[s].push_back({s, d, id++ & 255, 1, 0});
+            const uint64_t before = bench.delivered_packets;
+            for (int c = 0; c < 200 && bench.delivered_packets == before; ++c) bench.cycle(top, now++, ~0u, net.name);
+            const uint64_t want = uint64_t(net.hops(s, d)) * (net.l + 2) + 2;
+            check(bench.delivered_packets == before + 1 && bench.latencies.back() == want,
+                  std::string(net.name) + ": zero-load latency " + std::to_string(s) + " -> " + std::to_string(d) +
+                      ": " + (bench.latencies.empty() ? std::string("never") : std::to_string(bench.latencies.back())) +
+                      " cycles, want h * (L + 2) + 2 = " + std::to_string(want));
+            for (int c = 0; c < 20; ++c) bench.cycle(top, now++, ~0u, net.name);   // empty again
+        }
+    return id;
+}
+
+// Runs `cycles` of traffic from `fill` (called each cycle to top up the queues), then stops the
+// sources and waits; returns the cycle of the last delivery minus the run's start, and whether
+// every packet taken was delivered.
+struct Outcome {
+    uint64_t sent, delivered;
+    bool stalled;   // flits outstanding and no delivery for `stall` cycles
+};
+template <class Fill>
+Outcome traffic(Vnoc_smoke_top& top, const Net& net, uint64_t cycles, uint64_t stall, uint64_t seed, Fill fill) {
+    reset(top);
+    Bench bench(net);
+    bench.reset_state();
+    uint64_t s = seed;
+    uint64_t now = 0;
+    for (; now < cycles; ++now) {
+        fill(bench, s);
+        bench.cycle(top, now, lcg(s) | lcg(s), net.name);   // each sink ready 3/4 of the cycles
+        if (bench.sent_packets > bench.delivered_packets && now - bench.last_delivery > stall)
+            return {bench.sent_packets, bench.delivered_packets, true};
+    }
+    for (int n = 0; n < net.nodes(); ++n)
+        while (bench.queue[n].size() > 1) bench.queue[n].pop_back();   // finish the packet under way
+    for (uint64_t c = 0; c < cycles; ++c, ++now) {
+        bench.cycle(top, now, ~0u, net.name);
+        if (bench.delivered_packets == bench.sent_packets && bench.taken_at.empty()) break;
+        if (now - bench.last_delivery > stall) return {bench.sent_packets, bench.delivered_packets, true};
+    }
+    return {bench.sent_packets, bench.delivered_packets, false};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Verilated::commandArgs(argc, argv);
+    auto context = std::make_unique<VerilatedContext>();
+    auto top = std::make_unique<Vnoc_smoke_top>(context.get());
+    const Net nets[] = {
+        {"ring4 one VC", 0, 4, 1, 0, 1, 2, 1, &top->a_inj_valid, &top->a_inj_flit, &top->a_inj_accept,
+         &top->a_ej_valid, &top->a_ej_flit, &top->a_ej_ready},
+        {"ring4 dateline", 0, 4, 1, 1, 2, 2, 1, &top->b_inj_valid, &top->b_inj_flit, &top->b_inj_accept,
+         &top->b_ej_valid, &top->b_ej_flit, &top->b_ej_ready},
+        {"mesh3x3 dimension order", 2, 3, 3, 0, 2, 3, 2, &top->c_inj_valid, &top->c_inj_flit, &top->c_inj_accept,
+         &top->c_ej_valid, &top->c_ej_flit, &top->c_ej_ready},
+        {"two-way ring6 dateline", 1, 6, 1, 1, 2, 3, 1, &top->d_inj_valid, &top->d_inj_flit, &top->d_inj_accept,
+         &top->d_ej_valid, &top->d_ej_flit, &top->d_ej_ready},
+    };
+    for (const Net& net : nets) {
+        const int pairs = zero_load(*top, net);
+        std::printf("%s: zero-load latency of %d pairs against h * (L + 2) + 2\n", net.name, pairs);
+    }
+
+    // 2. Random traffic on the acyclic networks: packets of 1 to 3 flits to any other node.
+    for (int i = 1; i < 4; ++i) {
+        const Net& net = nets[i];
+        int id = 0;
+        const Outcome o = traffic(*top, net, 20000, 2000, 1 + i, [&](Bench& bench, uint64_t& s) {
+            for (int n = 0; n < net.nodes(); ++n) {
+                if (bench.queue[n].size() >= 2 || lcg(s) % 4 != 0) continue;
+                int d = int(lcg(s) % uint32_t(net.nodes() - 1));
+                if (d >= n) ++d;
+                bench.queue[n].push_back({n, d, id++ & 255, 1 + int(lcg(s) % 3), int(lcg(s) % uint32_t(net.entry_vcs()))});
+            }
+        });
+        std::printf("%s: random traffic: %llu of %llu packets delivered%s\n", net.name,
+                    (unsigned long long)o.delivered, (unsigned long long)o.sent, o.stalled ? ", stalled" : "");
+        check(!o.stalled && o.delivered == o.sent && o.sent > 1000,
+              std::string(net.name) + ": random traffic: " + std::to_string(o.delivered) + " of " +
+                  std::to_string(o.sent) + " packets delivered" + (o.stalled ? " (stalled)" : ""));
+    }
+
+    // 3. Every node sends three hops ahead on the one-way rings, without pause.
+    for (int i = 0; i < 2; ++i) {
+        const Net& net = nets[i];
+        int id = 0;
+        const Outcome o = traffic(*top, net, 20000, 1000, 7, [&](Bench& bench, uint64_t&) {
+            for (int n = 0; n < net.nodes(); ++n)
+                if (bench.queue[n].size() < 2) bench.queue[n].push_back({n, (n + 3) % net.nodes(), id++ & 255, 2, 0});
+        });
+        const bool expect_deadlock = i == 0;
+        std::printf("%s: three hops ahead: %s after %llu of %llu packets\n", net.name,
+                    o.stalled ? "stopped delivering" : "drained", (unsigned long long)o.delivered,
+                    (unsigned long long)o.sent);
+        check(o.stalled == expect_deadlock,
+              std::string(net.name) + ": three hops ahead: " +
+                  (o.stalled ? "stopped delivering" : "kept delivering") + " (" + std::to_string(o.delivered) +
+                  " of " + std::to_string(o.sent) + " packets), want " +
+                  (expect_deadlock ? "a deadlock (its channel dependency graph is a cycle)" : "none (acyclic)"));
+    }
+    top->final();
+    std::printf("%s: %d failed checks\n", failures ? "FAIL" : "PASS", failures);
+    return failures ? 1 : 0;
+}
