@@ -5,9 +5,13 @@
 //   2. random traffic on the networks whose graph is acyclic (dateline rings, the dimension-order
 //      mesh): every packet delivered once, to its node, its flits in order, and the network
 //      drains when the sources stop;
-//   3. deadlock: on the one-way ring with one VC (its graph is a cycle) every node sending three
-//      hops ahead stops delivering; the same traffic on the dateline ring does not.
+//   3. the channel dependency graph (Dally and Seitz), before any simulation: built by evaluating
+//      the RTL's route block (noc_route) on the paths of every source and destination, its cycles
+//      reported; the one-way ring with one VC has one (its four links), the others none;
+//   4. deadlock: under every node sending three hops ahead, a ring whose graph has a cycle stops
+//      delivering and a ring whose graph is acyclic drains.
 // Exit 0 when every check holds; one line per failed check otherwise.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +60,11 @@ struct Flit {
     }
 };
 
+struct Route {
+    int port;
+    unsigned mask;
+};
+
 // One network of the top: its parameters and its ports.
 struct Net {
     const char* name;
@@ -66,7 +75,28 @@ struct Net {
     VlWide<4>* ej_valid;
     VlWide<16>* ej_flit;
     VlWide<4>* ej_ready;
+    // The route block's ports.
+    CData* r_here;
+    CData* r_dest;
+    CData* r_in_port;
+    CData* r_in_vc;
+    CData* r_out_port;
+    CData* r_vc_mask;
     int nodes() const { return nx * ny; }
+    int ports() const { return topo == 0 ? 2 : topo == 1 ? 3 : 5; }
+    // The node output `port` of node n feeds (noc_network.sv's wiring, worked by hand).
+    int next(int n, int port) const {
+        if (topo != 2) return port == 1 ? (n + 1) % nodes() : (n + nodes() - 1) % nodes();
+        return port == 1 ? n + 1 : port == 2 ? n - 1 : port == 3 ? n + nx : n - nx;
+    }
+    Route route(Vnoc_smoke_top& top, int here, int dest, int in_port, int in_vc) const {
+        *r_here = CData(here);
+        *r_dest = CData(dest);
+        *r_in_port = CData(in_port);
+        *r_in_vc = CData(in_vc);
+        top.eval();
+        return {*r_out_port, *r_vc_mask};
+    }
     // Hops from s to d under the network's routing (noc_route.sv's rule, worked by hand).
     int hops(int s, int d) const {
         const int n = nodes();
@@ -234,6 +264,76 @@ Outcome traffic(Vnoc_smoke_top& top, const Net& net, uint64_t cycles, uint64_t s
     return {bench.sent_packets, bench.delivered_packets, false};
 }
 
+// The channel dependency graph: a channel is an output VC of a router towards another router
+// (node, port, VC); an edge c1 -> c2 when a packet holding c1 may ask for c2 next. The edges are
+// those of the paths the route block gives every source and destination (every VC it allows at
+// each hop), so only dependencies a packet can create are in it. Returns one cycle (channels in
+// order, "node.port.vc"), empty when the graph is acyclic.
+std::vector<std::string> dependency_cycle(Vnoc_smoke_top& top, const Net& net, size_t& edges_out) {
+    const int channels = net.nodes() * net.ports() * net.v;
+    const auto id = [&](int n, int p, int w) { return (n * net.ports() + p) * net.v + w; };
+    std::vector<std::vector<int>> edges(channels);
+    struct State {
+        int node, in_port, in_vc, held;   // held: the channel the packet holds (-1 at injection)
+    };
+    for (int s = 0; s < net.nodes(); ++s)
+        for (int d = 0; d < net.nodes(); ++d) {
+            if (s == d) continue;
+            std::vector<State> todo = {{s, 0, 0, -1}};
+            int steps = 0;
+            while (!todo.empty() && ++steps < 100000) {
+                const State at = todo.back();
+                todo.pop_back();
+                const Route r = net.route(top, at.node, d, at.in_port, at.in_vc);
+                if (r.port == 0) continue;   // delivered
+                for (int w = 0; w < net.v; ++w) {
+                    if (!((r.mask >> w) & 1u)) continue;
+                    const int c = id(at.node, r.port, w);
+                    if (at.held >= 0) {
+                        auto& out = edges[at.held];
+                        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+                    }
+                    todo.push_back({net.next(at.node, r.port), r.port, w, c});
+                }
+            }
+        }
+    edges_out = 0;
+    for (const auto& e : edges) edges_out += e.size();
+    // Depth-first search; a back edge closes a cycle.
+    std::vector<int> colour(channels, 0), parent(channels, -1);
+    for (int root = 0; root < channels; ++root) {
+        if (colour[root]) continue;
+        std::vector<std::pair<int, size_t>> stack = {{root, 0}};
+        colour[root] = 1;
+        while (!stack.empty()) {
+            auto& [c, i] = stack.back();
+            if (i == edges[c].size()) {
+                colour[c] = 2;
+                stack.pop_back();
+                continue;
+            }
+            const int next = edges[c][i++];
+            if (colour[next] == 1) {   // the cycle: next ... c on the stack
+                std::vector<std::string> cycle;
+                bool in = false;
+                for (const auto& [k, unused] : stack) {
+                    in = in || k == next;
+                    if (in) {
+                        const int w = k % net.v, p = (k / net.v) % net.ports(), n = k / net.v / net.ports();
+                        cycle.push_back(std::to_string(n) + "." + std::to_string(p) + "." + std::to_string(w));
+                    }
+                }
+                return cycle;
+            }
+            if (colour[next] == 0) {
+                colour[next] = 1;
+                stack.push_back({next, 0});
+            }
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -242,14 +342,39 @@ int main(int argc, char** argv) {
     auto top = std::make_unique<Vnoc_smoke_top>(context.get());
     const Net nets[] = {
         {"ring4 one VC", 0, 4, 1, 0, 1, 2, 1, &top->a_inj_valid, &top->a_inj_flit, &top->a_inj_accept,
-         &top->a_ej_valid, &top->a_ej_flit, &top->a_ej_ready},
+         &top->a_ej_valid, &top->a_ej_flit, &top->a_ej_ready, &top->a_r_here, &top->a_r_dest,
+         &top->a_r_in_port, &top->a_r_in_vc, &top->a_r_out_port, &top->a_r_vc_mask},
         {"ring4 dateline", 0, 4, 1, 1, 2, 2, 1, &top->b_inj_valid, &top->b_inj_flit, &top->b_inj_accept,
-         &top->b_ej_valid, &top->b_ej_flit, &top->b_ej_ready},
+         &top->b_ej_valid, &top->b_ej_flit, &top->b_ej_ready, &top->b_r_here, &top->b_r_dest,
+         &top->b_r_in_port, &top->b_r_in_vc, &top->b_r_out_port, &top->b_r_vc_mask},
         {"mesh3x3 dimension order", 2, 3, 3, 0, 2, 3, 2, &top->c_inj_valid, &top->c_inj_flit, &top->c_inj_accept,
-         &top->c_ej_valid, &top->c_ej_flit, &top->c_ej_ready},
+         &top->c_ej_valid, &top->c_ej_flit, &top->c_ej_ready, &top->c_r_here, &top->c_r_dest,
+         &top->c_r_in_port, &top->c_r_in_vc, &top->c_r_out_port, &top->c_r_vc_mask},
         {"two-way ring6 dateline", 1, 6, 1, 1, 2, 3, 1, &top->d_inj_valid, &top->d_inj_flit, &top->d_inj_accept,
-         &top->d_ej_valid, &top->d_ej_flit, &top->d_ej_ready},
+         &top->d_ej_valid, &top->d_ej_flit, &top->d_ej_ready, &top->d_r_here, &top->d_r_dest,
+         &top->d_r_in_port, &top->d_r_in_vc, &top->d_r_out_port, &top->d_r_vc_mask},
     };
+    // 3. First, on paper: the channel dependency graph of each network.
+    bool cyclic[4];
+    for (int i = 0; i < 4; ++i) {
+        const Net& net = nets[i];
+        size_t edges = 0;
+        const auto cycle = dependency_cycle(*top, net, edges);
+        cyclic[i] = !cycle.empty();
+        std::string text;
+        for (const auto& c : cycle) text += c + " -> ";
+        std::printf("%s: channel dependency graph, %zu edges: %s\n", net.name, edges,
+                    cycle.empty() ? "acyclic" : ("a cycle: " + text + cycle.front()).c_str());
+        check(edges > 0, std::string(net.name) + ": the channel dependency graph has no edge");
+        // A one-VC ring's links wait on each other all the way round; a dateline or dimension
+        // order breaks every such cycle (Dally and Seitz).
+        const bool want = net.routing == 0 && net.topo != 2;
+        check(cyclic[i] == want, std::string(net.name) + ": channel dependency graph " +
+                                     (cyclic[i] ? "has a cycle" : "is acyclic") + ", want " + (want ? "a cycle" : "acyclic"));
+        if (i == 0) check(cycle.size() == size_t(net.nodes()), std::string(net.name) + ": the cycle is not the ring's " +
+                                                                  std::to_string(net.nodes()) + " links");
+    }
+
     for (const Net& net : nets) {
         const int pairs = zero_load(*top, net);
         std::printf("%s: zero-load latency of %d pairs against h * (L + 2) + 2\n", net.name, pairs);
@@ -274,7 +399,8 @@ int main(int argc, char** argv) {
                   std::to_string(o.sent) + " packets delivered" + (o.stalled ? " (stalled)" : ""));
     }
 
-    // 3. Every node sends three hops ahead on the one-way rings, without pause.
+    // 4. Every node sends three hops ahead on the one-way rings, without pause: the ring whose
+    // graph has a cycle must stop, the acyclic one must drain.
     for (int i = 0; i < 2; ++i) {
         const Net& net = nets[i];
         int id = 0;
@@ -282,7 +408,7 @@ int main(int argc, char** argv) {
             for (int n = 0; n < net.nodes(); ++n)
                 if (bench.queue[n].size() < 2) bench.queue[n].push_back({n, (n + 3) % net.nodes(), id++ & 255, 2, 0});
         });
-        const bool expect_deadlock = i == 0;
+        const bool expect_deadlock = cyclic[i];
         std::printf("%s: three hops ahead: %s after %llu of %llu packets\n", net.name,
                     o.stalled ? "stopped delivering" : "drained", (unsigned long long)o.delivered,
                     (unsigned long long)o.sent);

@@ -43,6 +43,27 @@ module noc_smoke_port #(
     .ej_valid(valid), .ej_flit(net_ej), .ej_ready(ej_ready[N-1:0]));
 endmodule
 
+// The routing function of a network, alone, in the same fixed widths: the channel dependency
+// graph is built by evaluating it on every input.
+module noc_smoke_route #(
+  parameter int TOPO = 0, NX = 4, NY = 1, ROUTING = 0, V = 2
+) (
+  input  logic [3:0] here,
+  input  logic [3:0] dest,
+  input  logic [2:0] in_port,
+  input  logic [1:0] in_vc,
+  output logic [2:0] out_port,
+  output logic [3:0] vc_mask
+);
+  localparam int N  = NX * NY;
+  localparam int NW = (N > 1) ? $clog2(N) : 1;
+  localparam int VW = (V > 1) ? $clog2(V) : 1;
+  logic [V-1:0] mask;
+  noc_route #(.TOPO(TOPO), .NX(NX), .NY(NY), .V(V), .ROUTING(ROUTING), .NW(NW), .PW(3), .VW(VW)) u_route (
+    .here(here[NW-1:0]), .dest(dest[NW-1:0]), .in_port, .in_vc(in_vc[VW-1:0]), .out_port, .vc_mask(mask));
+  assign vc_mask = 4'(mask);
+endmodule
+
 /* verilator lint_off UNUSEDSIGNAL */
 module noc_smoke_top (
   input  logic         clk,
@@ -53,7 +74,13 @@ module noc_smoke_top (
   output logic [127:0] p``_inj_accept, \
   output logic [127:0] p``_ej_valid, \
   output logic [511:0] p``_ej_flit, \
-  input  logic [127:0] p``_ej_ready,
+  input  logic [127:0] p``_ej_ready, \
+  input  logic [3:0]   p``_r_here, \
+  input  logic [3:0]   p``_r_dest, \
+  input  logic [2:0]   p``_r_in_port, \
+  input  logic [1:0]   p``_r_in_vc, \
+  output logic [2:0]   p``_r_out_port, \
+  output logic [3:0]   p``_r_vc_mask,
   `NOC_PORTS(a)
   `NOC_PORTS(b)
   `NOC_PORTS(c)
@@ -63,7 +90,10 @@ module noc_smoke_top (
 `define NOC_NET(p, topo, nx, ny, routing, v, b, l) \
   noc_smoke_port #(.TOPO(topo), .NX(nx), .NY(ny), .ROUTING(routing), .V(v), .B(b), .L(l)) u_``p ( \
     .clk, .rst_n, .inj_valid(p``_inj_valid), .inj_flit(p``_inj_flit), .inj_accept(p``_inj_accept), \
-    .ej_valid(p``_ej_valid), .ej_flit(p``_ej_flit), .ej_ready(p``_ej_ready));
+    .ej_valid(p``_ej_valid), .ej_flit(p``_ej_flit), .ej_ready(p``_ej_ready)); \
+  noc_smoke_route #(.TOPO(topo), .NX(nx), .NY(ny), .ROUTING(routing), .V(v)) u_``p``_route ( \
+    .here(p``_r_here), .dest(p``_r_dest), .in_port(p``_r_in_port), .in_vc(p``_r_in_vc), \
+    .out_port(p``_r_out_port), .vc_mask(p``_r_vc_mask));
   // a: one-way ring of 4, one VC, minimal: its channel dependency graph is a cycle.
   `NOC_NET(a, 0, 4, 1, 0, 1, 2, 1)
   // b: the same ring with a dateline over two VCs: acyclic.
