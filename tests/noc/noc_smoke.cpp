@@ -9,7 +9,9 @@
 //      the RTL's route block (noc_route) on the paths of every source and destination, its cycles
 //      reported; the one-way ring with one VC has one (its four links), the others none;
 //   4. deadlock: under every node sending three hops ahead, a ring whose graph has a cycle stops
-//      delivering and a ring whose graph is acyclic drains.
+//      delivering and a ring whose graph is acyclic drains;
+//   5. in every run above, the golden model (cpp_models/noc_model.h) in lockstep with the RTL:
+//      the same flits taken and the same flits delivered, cycle for cycle.
 // Exit 0 when every check holds; one line per failed check otherwise.
 #include <algorithm>
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "Vnoc_smoke_top.h"
+#include "noc_model.h"
 #include "verilated.h"
 
 namespace {
@@ -83,6 +86,7 @@ struct Net {
     CData* r_out_port;
     CData* r_vc_mask;
     int nodes() const { return nx * ny; }
+    creditloop::NocConfig config() const { return {topo, nx, ny, routing, v, b, l}; }
     int ports() const { return topo == 0 ? 2 : topo == 1 ? 3 : 5; }
     // The node output `port` of node n feeds (noc_network.sv's wiring, worked by hand).
     int next(int n, int port) const {
@@ -126,7 +130,13 @@ public:
     uint64_t delivered_packets = 0, sent_packets = 0, last_delivery = 0;
     std::vector<uint64_t> latencies;
 
+    uint64_t lockstep_cycles = 0;
+    std::string first_difference;
+
     void reset_state() {
+        model_ = std::make_unique<creditloop::NocModel>(net_.config());
+        lockstep_cycles = 0;
+        first_difference.clear();
         queue.assign(net_.nodes(), {});
         sent_flit_.assign(net_.nodes(), 0);
         next_seq.clear();
@@ -158,6 +168,7 @@ public:
         }
         top.clk = 0;
         top.eval();
+        lockstep(now, ready_mask);
         for (int n = 0; n < net_.nodes(); ++n) {
             if (bit(*net_.inj_accept, n)) {
                 const Packet& p = queue[n].front();
@@ -191,9 +202,41 @@ public:
     }
 
 private:
+    // The model steps through the same cycle; its taken and delivered flits must be the RTL's.
+    void lockstep(uint64_t now, uint32_t ready_mask) {
+        creditloop::NocModel::Inputs in;
+        for (int n = 0; n < net_.nodes(); ++n) {
+            const Flit f = Flit::unpack((*net_.inj_flit)[n]);
+            in.inj_valid.push_back(bit(*net_.inj_valid, n));
+            in.inj_flit.push_back({f.head, f.tail, f.vc, f.dest, f.src, f.id, f.seq});
+            in.ej_ready.push_back((ready_mask >> n) & 1u);
+        }
+        const auto o = model_->step(in);
+        ++lockstep_cycles;
+        for (int n = 0; n < net_.nodes() && first_difference.empty(); ++n) {
+            const Flit f = Flit::unpack((*net_.ej_flit)[n]);
+            const creditloop::NocFlit rtl{f.head, f.tail, f.vc, f.dest, f.src, f.id, f.seq};
+            const bool ej = bit(*net_.ej_valid, n);
+            if (o.inj_accept[n] != bit(*net_.inj_accept, n))
+                first_difference = "cycle " + std::to_string(now) + ", node " + std::to_string(n) + ": injection taken " +
+                                   std::to_string(bit(*net_.inj_accept, n)) + ", model " + std::to_string(o.inj_accept[n]);
+            else if (o.ej_valid[n] != ej || (ej && !(o.ej_flit[n] == rtl)))
+                first_difference = "cycle " + std::to_string(now) + ", node " + std::to_string(n) + ": delivery differs (RTL " +
+                                   (ej ? "flit " + std::to_string(f.seq) + " of packet " + std::to_string(f.id) : std::string("none")) +
+                                   ", model " + (o.ej_valid[n] ? "flit " + std::to_string(o.ej_flit[n].seq) + " of packet " +
+                                                                  std::to_string(o.ej_flit[n].id)
+                                                            : std::string("none")) + ")";
+        }
+    }
+
     Net net_;
     std::vector<int> sent_flit_;
+    std::unique_ptr<creditloop::NocModel> model_;
 };
+
+void lockstep_verdict(const Bench& bench, const std::string& what) {
+    check(bench.first_difference.empty(), what + ": RTL and model differ at " + bench.first_difference);
+}
 
 void reset(Vnoc_smoke_top& top) {
     top.clk = 0;
@@ -231,6 +274,7 @@ int zero_load(Vnoc_smoke_top& top, const Net& net) {
                       " cycles, want h * (L + 2) + 2 = " + std::to_string(want));
             for (int c = 0; c < 20; ++c) bench.cycle(top, now++, ~0u, net.name);   // empty again
         }
+    lockstep_verdict(bench, std::string(net.name) + ": zero load");
     return id;
 }
 
@@ -240,6 +284,8 @@ int zero_load(Vnoc_smoke_top& top, const Net& net) {
 struct Outcome {
     uint64_t sent, delivered;
     bool stalled;   // flits outstanding and no delivery for `stall` cycles
+    uint64_t lockstep_cycles;
+    std::string difference;
 };
 template <class Fill>
 Outcome traffic(Vnoc_smoke_top& top, const Net& net, uint64_t cycles, uint64_t stall, uint64_t seed, Fill fill) {
@@ -252,16 +298,17 @@ Outcome traffic(Vnoc_smoke_top& top, const Net& net, uint64_t cycles, uint64_t s
         fill(bench, s);
         bench.cycle(top, now, lcg(s) | lcg(s), net.name);   // each sink ready 3/4 of the cycles
         if (bench.sent_packets > bench.delivered_packets && now - bench.last_delivery > stall)
-            return {bench.sent_packets, bench.delivered_packets, true};
+            return {bench.sent_packets, bench.delivered_packets, true, bench.lockstep_cycles, bench.first_difference};
     }
     for (int n = 0; n < net.nodes(); ++n)
         while (bench.queue[n].size() > 1) bench.queue[n].pop_back();   // finish the packet under way
     for (uint64_t c = 0; c < cycles; ++c, ++now) {
         bench.cycle(top, now, ~0u, net.name);
         if (bench.delivered_packets == bench.sent_packets && bench.taken_at.empty()) break;
-        if (now - bench.last_delivery > stall) return {bench.sent_packets, bench.delivered_packets, true};
+        if (now - bench.last_delivery > stall)
+            return {bench.sent_packets, bench.delivered_packets, true, bench.lockstep_cycles, bench.first_difference};
     }
-    return {bench.sent_packets, bench.delivered_packets, false};
+    return {bench.sent_packets, bench.delivered_packets, false, bench.lockstep_cycles, bench.first_difference};
 }
 
 // The channel dependency graph: a channel is an output VC of a router towards another router
@@ -392,8 +439,10 @@ int main(int argc, char** argv) {
                 bench.queue[n].push_back({n, d, id++ & 255, 1 + int(lcg(s) % 3), int(lcg(s) % uint32_t(net.entry_vcs()))});
             }
         });
-        std::printf("%s: random traffic: %llu of %llu packets delivered%s\n", net.name,
-                    (unsigned long long)o.delivered, (unsigned long long)o.sent, o.stalled ? ", stalled" : "");
+        std::printf("%s: random traffic: %llu of %llu packets delivered%s, model in lockstep for %llu cycles\n",
+                    net.name, (unsigned long long)o.delivered, (unsigned long long)o.sent, o.stalled ? ", stalled" : "",
+                    (unsigned long long)o.lockstep_cycles);
+        check(o.difference.empty(), std::string(net.name) + ": random traffic: RTL and model differ at " + o.difference);
         check(!o.stalled && o.delivered == o.sent && o.sent > 1000,
               std::string(net.name) + ": random traffic: " + std::to_string(o.delivered) + " of " +
                   std::to_string(o.sent) + " packets delivered" + (o.stalled ? " (stalled)" : ""));
@@ -412,6 +461,7 @@ int main(int argc, char** argv) {
         std::printf("%s: three hops ahead: %s after %llu of %llu packets\n", net.name,
                     o.stalled ? "stopped delivering" : "drained", (unsigned long long)o.delivered,
                     (unsigned long long)o.sent);
+        check(o.difference.empty(), std::string(net.name) + ": three hops ahead: RTL and model differ at " + o.difference);
         check(o.stalled == expect_deadlock,
               std::string(net.name) + ": three hops ahead: " +
                   (o.stalled ? "stopped delivering" : "kept delivering") + " (" + std::to_string(o.delivered) +

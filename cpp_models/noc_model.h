@@ -1,0 +1,97 @@
+// The golden model of a credit network (rtl/noc/): routers of credit links in a ring or a mesh,
+// cycle-exact against noc_network, with a routing function of its own (written from the
+// routing's definition, not from the RTL's route block, so that a routing bug shows as a
+// difference). docs/network.md describes the router's cycle; this model follows it step by step.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace creditloop {
+
+struct NocConfig {
+    int topo = 0;      // 0 one-way ring, 1 two-way ring, 2 mesh
+    int nx = 4, ny = 1;
+    int routing = 0;   // ring: 0 minimal, 1 minimal with a dateline; mesh: 0 dimension order
+    int v = 2;         // VCs per port
+    int b = 4;         // slots per VC (B - 1 in the buffer, one at its head)
+    int l = 1;         // link stages each way
+    int nodes() const { return nx * ny; }
+    int ports() const { return topo == 0 ? 2 : topo == 1 ? 3 : 5; }
+    // The node output `port` of node n leads to (-1: off a mesh's edge).
+    int next(int n, int port) const;
+    // "" or what is wrong with the configuration, in one line.
+    std::string problem() const;
+};
+
+struct NocFlit {
+    bool head = false, tail = false;
+    int vc = 0, dest = 0, src = 0, id = 0, seq = 0;
+    bool operator==(const NocFlit& o) const {
+        return head == o.head && tail == o.tail && vc == o.vc && dest == o.dest && src == o.src && id == o.id &&
+               seq == o.seq;
+    }
+};
+
+struct NocRoute {
+    int port = 0;
+    unsigned mask = 0;
+};
+
+// The routing function: output port and the output VCs allowed, for a head flit at node
+// `here` bound for `dest` that is in input port `in_port`, VC `in_vc`.
+NocRoute noc_route(const NocConfig& c, int here, int dest, int in_port, int in_vc);
+
+class NocModel {
+public:
+    explicit NocModel(const NocConfig& config);
+
+    // One cycle. Inputs: per node, a flit offered for injection (valid, flit) and the sink's
+    // ready. Outputs of the cycle: which offers were taken, and the flits delivered.
+    struct Inputs {
+        std::vector<bool> inj_valid;
+        std::vector<NocFlit> inj_flit;
+        std::vector<bool> ej_ready;
+    };
+    struct Outputs {
+        std::vector<bool> inj_accept;
+        std::vector<bool> ej_valid;
+        std::vector<NocFlit> ej_flit;
+    };
+    Outputs step(const Inputs& in);
+
+    // Flits inside the network (buffers, head registers, links).
+    int flits_inside() const;
+
+private:
+    struct InputVc {
+        std::deque<NocFlit> buffer;   // at most B - 1
+        bool head_valid = false;
+        NocFlit head;
+        bool held = false;
+        int held_port = 0, held_vc = 0;
+    };
+    struct Router {
+        std::vector<InputVc> in;      // port * V + vc
+        std::vector<int> credits;     // per output VC (port >= 1)
+        std::vector<bool> busy;       // per output VC
+        int va_next = 0;
+        std::vector<int> in_next, out_next;
+    };
+    struct LinkStage {
+        bool valid = false;
+        NocFlit flit;
+        std::vector<int> credits;     // per VC, travelling back
+    };
+
+    NocConfig c_;
+    std::vector<Router> routers_;
+    std::vector<std::vector<int>> inject_credits_;   // node, VC
+    // links_[node][port]: the pipeline from node's output `port` (flits) and back (credits);
+    // stage 0 is the newest.
+    std::vector<std::vector<std::vector<LinkStage>>> links_;
+};
+
+}  // namespace creditloop
