@@ -57,6 +57,8 @@ NocModel::NocModel(const NocConfig& config) : c_(config) {
         r.out_next.assign(c_.ports(), 0);
     }
     inject_credits_.assign(c_.nodes(), std::vector<int>(c_.v, c_.b));
+    waits_.assign(size_t(c_.nodes()) * q, {});
+    moved_.assign(size_t(c_.nodes()) * q, false);
     links_.assign(c_.nodes(), std::vector<std::vector<LinkStage>>(c_.ports()));
     for (auto& node : links_)
         for (auto& link : node) link.assign(c_.l, LinkStage{false, {}, std::vector<int>(c_.v, 0)});
@@ -183,6 +185,25 @@ NocModel::Outputs NocModel::step(const Inputs& in) {
         }
         out.ej_valid[n] = x.out_valid[0];
         out.ej_flit[n] = x.out_flit[0];
+
+        // Who waits for which buffer this cycle.
+        for (int q = 0; q < q_count; ++q) {
+            const int self = n * q_count + q;
+            auto& waits = waits_[self];
+            waits.clear();
+            moved_[self] = x.leave[q];
+            const InputVc& iv = r.in[q];
+            if (!iv.head_valid || x.leave[q]) continue;
+            const int port = x.want_port[q];
+            if (port == 0) continue;   // the sink, not a buffer
+            const int m = c_.next(n, port);
+            if (iv.held || x.va_grant[q]) {
+                if (credit(port * v + x.want_vc[q]) == 0) waits.push_back(m * q_count + port * v + x.want_vc[q]);
+            } else if (iv.head.head) {
+                for (int w = 0; w < v; ++w)
+                    if ((x.route[q].mask >> w) & 1u) waits.push_back(m * q_count + port * v + w);
+            }
+        }
     }
 
     // The clock edge.

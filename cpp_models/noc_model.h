@@ -65,6 +65,15 @@ public:
     // Flits inside the network (buffers, head registers, links).
     int flits_inside() const;
 
+    // The wait-for graph of the last step, over the input VC buffers (id: (node * ports + port)
+    // * V + vc). A buffer whose head flit could not leave because it lacked a credit, or was
+    // refused an output VC, waits for the buffer(s) downstream that hold those slots: the one of
+    // its output VC, or every one of the VCs its route allows. A head waiting for the switch or
+    // for the sink waits for no buffer.
+    const std::vector<std::vector<int>>& waits() const { return waits_; }
+    // Whether each buffer's head flit left in the last step.
+    const std::vector<bool>& moved() const { return moved_; }
+
 private:
     struct InputVc {
         std::deque<NocFlit> buffer;   // at most B - 1
@@ -92,6 +101,8 @@ private:
     // links_[node][port]: the pipeline from node's output `port` (flits) and back (credits);
     // stage 0 is the newest.
     std::vector<std::vector<std::vector<LinkStage>>> links_;
+    std::vector<std::vector<int>> waits_;
+    std::vector<bool> moved_;
 };
 
 }  // namespace creditloop

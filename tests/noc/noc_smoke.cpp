@@ -119,6 +119,71 @@ struct Packet {
     int src, dest, id, flits, vc;
 };
 
+// The deadlock detector: each cycle, the model's wait-for graph over the VC buffers; a cycle of
+// buffers that have all waited, none moving, for `bound` cycles is a deadlock. The bound is 2L + 4:
+// within L cycles every credit that was on its way to a buffer of the cycle has arrived, within L
+// more every flit on its way into one, and within 2 more that flit is at its buffer's head; after
+// that, nothing in the cycle can change unless a buffer of the cycle moves.
+class DeadlockDetector {
+public:
+    DeadlockDetector(int buffers, uint64_t bound) : since_(buffers, kNever), bound_(bound) {}
+
+    bool found = false;
+    uint64_t first_cycle = 0, reported_at = 0;
+    std::vector<int> cycle;   // buffer ids, in the order they wait on each other
+
+    void observe(const creditloop::NocModel& model, uint64_t now) {
+        const auto& waits = model.waits();
+        for (size_t b = 0; b < waits.size(); ++b)
+            if (waits[b].empty()) since_[b] = kNever;
+            else if (since_[b] == kNever) since_[b] = now;
+        if (found) return;
+        // Depth-first search over the waiting buffers.
+        std::vector<int> colour(waits.size(), 0);
+        for (size_t root = 0; root < waits.size() && !found; ++root) {
+            if (colour[root] || since_[root] == kNever) continue;
+            std::vector<std::pair<int, size_t>> stack = {{int(root), 0}};
+            colour[root] = 1;
+            while (!stack.empty() && !found) {
+                auto& [b, i] = stack.back();
+                if (i == waits[b].size()) {
+                    colour[b] = 2;
+                    stack.pop_back();
+                    continue;
+                }
+                const int next = waits[b][i++];
+                if (since_[next] == kNever) continue;
+                if (colour[next] == 1) {
+                    std::vector<int> members;
+                    uint64_t formed = 0;
+                    bool in = false;
+                    for (const auto& [k, unused] : stack) {
+                        in = in || k == next;
+                        if (in) {
+                            members.push_back(k);
+                            formed = std::max(formed, since_[k]);
+                        }
+                    }
+                    if (now - formed >= bound_) {
+                        found = true;
+                        first_cycle = formed;
+                        reported_at = now;
+                        cycle = members;
+                    }
+                } else if (colour[next] == 0) {
+                    colour[next] = 1;
+                    stack.push_back({next, 0});
+                }
+            }
+        }
+    }
+
+private:
+    static constexpr uint64_t kNever = ~uint64_t{0};
+    std::vector<uint64_t> since_;   // per buffer: the cycle since which it has waited, unmoved
+    uint64_t bound_;
+};
+
 class Bench {
 public:
     explicit Bench(Net net) : net_(net) {}
@@ -133,8 +198,11 @@ public:
     uint64_t lockstep_cycles = 0;
     std::string first_difference;
 
+    std::unique_ptr<DeadlockDetector> detector;
+
     void reset_state() {
         model_ = std::make_unique<creditloop::NocModel>(net_.config());
+        detector = std::make_unique<DeadlockDetector>(net_.nodes() * net_.ports() * net_.v, 2 * net_.l + 4);
         lockstep_cycles = 0;
         first_difference.clear();
         queue.assign(net_.nodes(), {});
@@ -212,6 +280,7 @@ private:
             in.ej_ready.push_back((ready_mask >> n) & 1u);
         }
         const auto o = model_->step(in);
+        detector->observe(*model_, now);
         ++lockstep_cycles;
         for (int n = 0; n < net_.nodes() && first_difference.empty(); ++n) {
             const Flit f = Flit::unpack((*net_.ej_flit)[n]);
@@ -286,7 +355,20 @@ struct Outcome {
     bool stalled;   // flits outstanding and no delivery for `stall` cycles
     uint64_t lockstep_cycles;
     std::string difference;
+    std::string deadlock;   // "" or the detector's report
 };
+
+std::string deadlock_report(const Bench& bench, const Net& net) {
+    const DeadlockDetector& d = *bench.detector;
+    if (!d.found) return "";
+    std::string text = "deadlock from cycle " + std::to_string(d.first_cycle) + " (reported at " +
+                       std::to_string(d.reported_at) + "): ";
+    const int q = net.ports() * net.v;
+    for (int b : d.cycle)
+        text += std::to_string(b / q) + "." + std::to_string(b % q / net.v) + "." + std::to_string(b % net.v) + " -> ";
+    const int b = d.cycle.front();
+    return text + std::to_string(b / q) + "." + std::to_string(b % q / net.v) + "." + std::to_string(b % net.v);
+}
 template <class Fill>
 Outcome traffic(Vnoc_smoke_top& top, const Net& net, uint64_t cycles, uint64_t stall, uint64_t seed, Fill fill) {
     reset(top);
@@ -298,7 +380,8 @@ Outcome traffic(Vnoc_smoke_top& top, const Net& net, uint64_t cycles, uint64_t s
         fill(bench, s);
         bench.cycle(top, now, lcg(s) | lcg(s), net.name);   // each sink ready 3/4 of the cycles
         if (bench.sent_packets > bench.delivered_packets && now - bench.last_delivery > stall)
-            return {bench.sent_packets, bench.delivered_packets, true, bench.lockstep_cycles, bench.first_difference};
+            return {bench.sent_packets, bench.delivered_packets, true, bench.lockstep_cycles, bench.first_difference,
+                    deadlock_report(bench, net)};
     }
     for (int n = 0; n < net.nodes(); ++n)
         while (bench.queue[n].size() > 1) bench.queue[n].pop_back();   // finish the packet under way
@@ -306,9 +389,11 @@ Outcome traffic(Vnoc_smoke_top& top, const Net& net, uint64_t cycles, uint64_t s
         bench.cycle(top, now, ~0u, net.name);
         if (bench.delivered_packets == bench.sent_packets && bench.taken_at.empty()) break;
         if (now - bench.last_delivery > stall)
-            return {bench.sent_packets, bench.delivered_packets, true, bench.lockstep_cycles, bench.first_difference};
+            return {bench.sent_packets, bench.delivered_packets, true, bench.lockstep_cycles, bench.first_difference,
+                    deadlock_report(bench, net)};
     }
-    return {bench.sent_packets, bench.delivered_packets, false, bench.lockstep_cycles, bench.first_difference};
+    return {bench.sent_packets, bench.delivered_packets, false, bench.lockstep_cycles, bench.first_difference,
+            deadlock_report(bench, net)};
 }
 
 // The channel dependency graph: a channel is an output VC of a router towards another router
@@ -443,6 +528,8 @@ int main(int argc, char** argv) {
                     net.name, (unsigned long long)o.delivered, (unsigned long long)o.sent, o.stalled ? ", stalled" : "",
                     (unsigned long long)o.lockstep_cycles);
         check(o.difference.empty(), std::string(net.name) + ": random traffic: RTL and model differ at " + o.difference);
+        check(o.deadlock.empty(), std::string(net.name) + ": random traffic: " + o.deadlock);
+        check(!o.stalled || !o.deadlock.empty(), std::string(net.name) + ": random traffic stopped with no deadlock found");
         check(!o.stalled && o.delivered == o.sent && o.sent > 1000,
               std::string(net.name) + ": random traffic: " + std::to_string(o.delivered) + " of " +
                   std::to_string(o.sent) + " packets delivered" + (o.stalled ? " (stalled)" : ""));
@@ -458,10 +545,23 @@ int main(int argc, char** argv) {
                 if (bench.queue[n].size() < 2) bench.queue[n].push_back({n, (n + 3) % net.nodes(), id++ & 255, 2, 0});
         });
         const bool expect_deadlock = cyclic[i];
-        std::printf("%s: three hops ahead: %s after %llu of %llu packets\n", net.name,
+        std::printf("%s: three hops ahead: %s after %llu of %llu packets%s%s\n", net.name,
                     o.stalled ? "stopped delivering" : "drained", (unsigned long long)o.delivered,
-                    (unsigned long long)o.sent);
+                    (unsigned long long)o.sent, o.deadlock.empty() ? "" : "; ", o.deadlock.c_str());
+        check(o.deadlock.empty() != expect_deadlock,
+              std::string(net.name) + ": three hops ahead: the detector " +
+                  (o.deadlock.empty() ? std::string("found no deadlock") : o.deadlock) + ", want " +
+                  (expect_deadlock ? "one (the graph is a cycle)" : "none"));
+        // The ring's deadlock, worked by hand: each node's input from the ring (port 1, VC 0)
+        // waits for the next node's, all the way round.
+        if (expect_deadlock && !o.deadlock.empty())
+            for (int n = 0; n < net.nodes(); ++n) {
+                const std::string step = std::to_string(n) + ".1.0 -> " + std::to_string((n + 1) % net.nodes()) + ".1.0";
+                check(o.deadlock.find(step) != std::string::npos,
+                      std::string(net.name) + ": the deadlock's cycle lacks " + step + ": " + o.deadlock);
+            }
         check(o.difference.empty(), std::string(net.name) + ": three hops ahead: RTL and model differ at " + o.difference);
+        check(!o.stalled || !o.deadlock.empty(), std::string(net.name) + ": three hops ahead stopped with no deadlock found");
         check(o.stalled == expect_deadlock,
               std::string(net.name) + ": three hops ahead: " +
                   (o.stalled ? "stopped delivering" : "kept delivering") + " (" + std::to_string(o.delivered) +
