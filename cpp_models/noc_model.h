@@ -65,6 +65,15 @@ public:
     // Flits inside the network (buffers, head registers, links).
     int flits_inside() const;
 
+    // The state the RTL shows (noc_router's obs_fill and obs_credits), at the start of the next
+    // step: the flits input VC q (port * V + vc) of node n holds, and output VC q's credits
+    // (0 for the sink's port).
+    int fill(int n, int q) const {
+        const InputVc& iv = routers_[size_t(n)].in[size_t(q)];
+        return int(iv.buffer.size()) + (iv.head_valid ? 1 : 0);
+    }
+    int credits(int n, int q) const { return q < c_.v ? 0 : routers_[size_t(n)].credits[size_t(q)]; }
+
     // The wait-for graph of the last step, over the input VC buffers (id: (node * ports + port)
     // * V + vc). A buffer whose head flit could not leave because it lacked a credit, or was
     // refused an output VC, waits for the buffer(s) downstream that hold those slots: the one of

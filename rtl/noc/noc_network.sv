@@ -8,6 +8,8 @@
 //   inj_accept           it is taken this cycle (the VC has a credit): offer it until then.
 //   ej_valid, ej_flit    a flit delivered to node n's sink (its vc field: the VC it came on);
 //   ej_ready             node n's sink takes a flit this cycle.
+//   obs_fill, obs_credits  per node n (slice n, P * V * CW bits): its router's observed state
+//                        (noc_router's obs_fill and obs_credits), for the model's lockstep.
 // The injection port has a credit counter per VC, like any sender; the sink is not credited.
 module noc_network #(
   parameter int TOPO    = 0,
@@ -33,7 +35,9 @@ module noc_network #(
   output logic [N-1:0]    inj_accept,
   output logic [N-1:0]    ej_valid,
   output logic [N*FW-1:0] ej_flit,
-  input  logic [N-1:0]    ej_ready
+  input  logic [N-1:0]    ej_ready,
+  output logic [N*P*V*CW-1:0] obs_fill,
+  output logic [N*P*V*CW-1:0] obs_credits
 );
   localparam int O_VC = SW + IDW + 2 * NW;
 
@@ -72,7 +76,8 @@ module noc_network #(
         .clk, .rst_n, .here(NW'(n)),
         .in_valid(in_valid[n]), .in_flit(in_flit[n]), .credit_out(credit_out[n]),
         .out_valid(out_valid[n]), .out_flit(out_flit[n]), .credit_in(credit_in[n]),
-        .eject_ready(ej_ready[n]));
+        .eject_ready(ej_ready[n]), .obs_fill(obs_fill[n*P*V*CW +: P*V*CW]),
+        .obs_credits(obs_credits[n*P*V*CW +: P*V*CW]));
 
     // ---- the links leaving node n: output k to the neighbour in direction k, whose input k
     // takes the flits and sends its credits back.

@@ -27,6 +27,9 @@
 //   out_valid, out_flit per port p: a flit leaving, its vc field the output VC it was given.
 //   credit_in           per port p and VC v: credits arriving from downstream (port 0: unused).
 //   eject_ready         the local sink takes a flit this cycle.
+//   obs_fill            per input VC (slice q = port * V + vc, CW bits): the flits it holds
+//                       (its buffer and its head), for the model's lockstep.
+//   obs_credits         per output VC: its credits (port 0, the sink: 0).
 module noc_router #(
   parameter int TOPO    = 0,
   parameter int NX      = 4,
@@ -51,7 +54,9 @@ module noc_router #(
   output logic [P-1:0]        out_valid,
   output logic [P*FW-1:0]     out_flit,
   input  logic [P*V*CW-1:0]   credit_in,
-  input  logic                eject_ready
+  input  logic                eject_ready,
+  output logic [P*V*CW-1:0]   obs_fill,
+  output logic [P*V*CW-1:0]   obs_credits
 );
   localparam int PW    = 3;
   localparam int Q     = P * V;                 // input VCs (and output VCs)
@@ -87,9 +92,9 @@ module noc_router #(
     // The head register takes the buffer's next flit when it is empty or its flit leaves.
     assign fill[gq] = !head_valid[gq] || leave[gq];
 
-    // The buffer's occupancy and overflow are its own checks' business (its assertions).
-    /* verilator lint_off UNUSEDSIGNAL */
+    // The buffer's overflow is its own checks' business (its assertions).
     logic [$clog2(B)-1:0] buf_occupancy;
+    /* verilator lint_off UNUSEDSIGNAL */
     logic                 buf_overflow;
     logic [CW-1:0]        pending;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -114,6 +119,8 @@ module noc_router #(
       .here, .dest(head_flit[gq][O_DST +: NW]), .in_port(PW'(GP)), .in_vc(VW'(GV)),
       .out_port(route_port[gq]), .vc_mask(route_mask[gq]));
 
+    assign obs_fill[gq*CW +: CW] = CW'(buf_occupancy) + CW'(head_valid[gq]);
+
     logic [CW-1:0] returned;
     credit_return #(.B(B), .K(1)) u_return (
       .clk, .rst_n, .freed(leave[gq]), .flush(1'b0), .returned(returned), .pending(pending));
@@ -127,12 +134,14 @@ module noc_router #(
       /* verilator lint_on UNUSEDSIGNAL */
       assign no_credits = credit_in[gq*CW +: CW];
       assign out_credits[gq] = eject_ready ? CW'(1) : '0;
+      assign obs_credits[gq*CW +: CW] = '0;
     end else begin : g_credit
       logic can_send_unused, do_send_unused;
       credit_counter #(.MAXC(B), .RETURN_WIDTH(CW)) u_credits (
         .clk, .rst_n, .credit_return(credit_in[gq*CW +: CW]), .want_send(out_take[gq]),
         .init_credits(CW'(B)), .can_send(can_send_unused), .do_send(do_send_unused),
         .credits(out_credits[gq]));
+      assign obs_credits[gq*CW +: CW] = out_credits[gq];
     end
   end
 

@@ -11,7 +11,8 @@
 //   4. deadlock: under every node sending three hops ahead, a ring whose graph has a cycle stops
 //      delivering and a ring whose graph is acyclic drains;
 //   5. in every run above, the golden model (cpp_models/noc_model.h) in lockstep with the RTL:
-//      the same flits taken and the same flits delivered, cycle for cycle.
+//      the same flits taken and delivered, and every router's VCs holding the same flits and
+//      credits, cycle for cycle.
 // Exit 0 when every check holds; one line per failed check otherwise.
 #include <algorithm>
 #include <cstdint>
@@ -78,6 +79,8 @@ struct Net {
     VlWide<4>* ej_valid;
     VlWide<16>* ej_flit;
     VlWide<4>* ej_ready;
+    VlWide<40>* obs_fill;
+    VlWide<40>* obs_credits;
     // The route block's ports.
     CData* r_here;
     CData* r_dest;
@@ -272,6 +275,22 @@ public:
 private:
     // The model steps through the same cycle; its taken and delivered flits must be the RTL's.
     void lockstep(uint64_t now, uint32_t ready_mask) {
+        // The routers' state at the start of the cycle: every VC's flits and credits.
+        const auto field = [](const VlWide<40>& w, int n, int p, int v) {
+            const int at = ((n * 5 + p) * 4 + v) * 4;
+            return int((w[at / 32] >> (at % 32)) & 15u);
+        };
+        for (int n = 0; n < net_.nodes() && first_difference.empty(); ++n)
+            for (int q = 0; q < net_.ports() * net_.v && first_difference.empty(); ++q) {
+                const int p = q / net_.v, v = q % net_.v;
+                const int fill = field(*net_.obs_fill, n, p, v), credits = field(*net_.obs_credits, n, p, v);
+                const std::string at = "cycle " + std::to_string(now) + ", node " + std::to_string(n) + " port " +
+                                       std::to_string(p) + " VC " + std::to_string(v) + ": ";
+                if (fill != model_->fill(n, q))
+                    first_difference = at + "holds " + std::to_string(fill) + " flits, model " + std::to_string(model_->fill(n, q));
+                else if (credits != model_->credits(n, q))
+                    first_difference = at + std::to_string(credits) + " credits, model " + std::to_string(model_->credits(n, q));
+            }
         creditloop::NocModel::Inputs in;
         for (int n = 0; n < net_.nodes(); ++n) {
             const Flit f = Flit::unpack((*net_.inj_flit)[n]);
@@ -474,16 +493,20 @@ int main(int argc, char** argv) {
     auto top = std::make_unique<Vnoc_smoke_top>(context.get());
     const Net nets[] = {
         {"ring4 one VC", 0, 4, 1, 0, 1, 2, 1, &top->a_inj_valid, &top->a_inj_flit, &top->a_inj_accept,
-         &top->a_ej_valid, &top->a_ej_flit, &top->a_ej_ready, &top->a_r_here, &top->a_r_dest,
+         &top->a_ej_valid, &top->a_ej_flit, &top->a_ej_ready, &top->a_obs_fill,
+         &top->a_obs_credits, &top->a_r_here, &top->a_r_dest,
          &top->a_r_in_port, &top->a_r_in_vc, &top->a_r_out_port, &top->a_r_vc_mask},
         {"ring4 dateline", 0, 4, 1, 1, 2, 2, 1, &top->b_inj_valid, &top->b_inj_flit, &top->b_inj_accept,
-         &top->b_ej_valid, &top->b_ej_flit, &top->b_ej_ready, &top->b_r_here, &top->b_r_dest,
+         &top->b_ej_valid, &top->b_ej_flit, &top->b_ej_ready, &top->b_obs_fill,
+         &top->b_obs_credits, &top->b_r_here, &top->b_r_dest,
          &top->b_r_in_port, &top->b_r_in_vc, &top->b_r_out_port, &top->b_r_vc_mask},
         {"mesh3x3 dimension order", 2, 3, 3, 0, 2, 3, 2, &top->c_inj_valid, &top->c_inj_flit, &top->c_inj_accept,
-         &top->c_ej_valid, &top->c_ej_flit, &top->c_ej_ready, &top->c_r_here, &top->c_r_dest,
+         &top->c_ej_valid, &top->c_ej_flit, &top->c_ej_ready, &top->c_obs_fill,
+         &top->c_obs_credits, &top->c_r_here, &top->c_r_dest,
          &top->c_r_in_port, &top->c_r_in_vc, &top->c_r_out_port, &top->c_r_vc_mask},
         {"two-way ring6 dateline", 1, 6, 1, 1, 2, 3, 1, &top->d_inj_valid, &top->d_inj_flit, &top->d_inj_accept,
-         &top->d_ej_valid, &top->d_ej_flit, &top->d_ej_ready, &top->d_r_here, &top->d_r_dest,
+         &top->d_ej_valid, &top->d_ej_flit, &top->d_ej_ready, &top->d_obs_fill,
+         &top->d_obs_credits, &top->d_r_here, &top->d_r_dest,
          &top->d_r_in_port, &top->d_r_in_vc, &top->d_r_out_port, &top->d_r_vc_mask},
     };
     // 3. First, on paper: the channel dependency graph of each network.

@@ -13,14 +13,30 @@ module noc_smoke_port #(
   output logic [127:0] inj_accept,
   output logic [127:0] ej_valid,
   output logic [511:0] ej_flit,
-  input  logic [127:0] ej_ready
+  input  logic [127:0] ej_ready,
+  // per node n, port p, VC v: the 4 bits at ((n * 5 + p) * 4 + v) * 4
+  output logic [1279:0] obs_fill,
+  output logic [1279:0] obs_credits
 );
   localparam int N  = NX * NY;
   localparam int NW = (N > 1) ? $clog2(N) : 1;
   localparam int VW = (V > 1) ? $clog2(V) : 1;
   localparam int FW = 2 + VW + 2 * NW + 8 + 4;
 
+  localparam int P  = (TOPO == 0) ? 2 : (TOPO == 1) ? 3 : 5;
+  localparam int CW = $clog2(B + 1);
   logic [N*FW-1:0] net_inj, net_ej;
+  logic [N*P*V*CW-1:0] fill, credits;
+  always_comb begin
+    obs_fill    = '0;
+    obs_credits = '0;
+    for (int n = 0; n < N; n++)
+      for (int p = 0; p < P; p++)
+        for (int v = 0; v < V; v++) begin
+          obs_fill[((n * 5 + p) * 4 + v) * 4 +: 4]    = 4'(fill[((n * P + p) * V + v) * CW +: CW]);
+          obs_credits[((n * 5 + p) * 4 + v) * 4 +: 4] = 4'(credits[((n * P + p) * V + v) * CW +: CW]);
+        end
+  end
   logic [N-1:0]    accept, valid;
 
   for (genvar n = 0; n < N; n++) begin : g_node
@@ -40,7 +56,7 @@ module noc_smoke_port #(
 
   noc_network #(.TOPO(TOPO), .NX(NX), .NY(NY), .ROUTING(ROUTING), .V(V), .B(B), .L(L), .IDW(8), .SW(4)) u_net (
     .clk, .rst_n, .inj_valid(inj_valid[N-1:0]), .inj_flit(net_inj), .inj_accept(accept),
-    .ej_valid(valid), .ej_flit(net_ej), .ej_ready(ej_ready[N-1:0]));
+    .ej_valid(valid), .ej_flit(net_ej), .ej_ready(ej_ready[N-1:0]), .obs_fill(fill), .obs_credits(credits));
 endmodule
 
 // The routing function of a network, alone, in the same fixed widths: the channel dependency
@@ -75,6 +91,8 @@ module noc_smoke_top (
   output logic [127:0] p``_ej_valid, \
   output logic [511:0] p``_ej_flit, \
   input  logic [127:0] p``_ej_ready, \
+  output logic [1279:0] p``_obs_fill, \
+  output logic [1279:0] p``_obs_credits, \
   input  logic [3:0]   p``_r_here, \
   input  logic [3:0]   p``_r_dest, \
   input  logic [2:0]   p``_r_in_port, \
@@ -90,7 +108,8 @@ module noc_smoke_top (
 `define NOC_NET(p, topo, nx, ny, routing, v, b, l) \
   noc_smoke_port #(.TOPO(topo), .NX(nx), .NY(ny), .ROUTING(routing), .V(v), .B(b), .L(l)) u_``p ( \
     .clk, .rst_n, .inj_valid(p``_inj_valid), .inj_flit(p``_inj_flit), .inj_accept(p``_inj_accept), \
-    .ej_valid(p``_ej_valid), .ej_flit(p``_ej_flit), .ej_ready(p``_ej_ready)); \
+    .ej_valid(p``_ej_valid), .ej_flit(p``_ej_flit), .ej_ready(p``_ej_ready), \
+    .obs_fill(p``_obs_fill), .obs_credits(p``_obs_credits)); \
   noc_smoke_route #(.TOPO(topo), .NX(nx), .NY(ny), .ROUTING(routing), .V(v)) u_``p``_route ( \
     .here(p``_r_here), .dest(p``_r_dest), .in_port(p``_r_in_port), .in_vc(p``_r_in_vc), \
     .out_port(p``_r_out_port), .vc_mask(p``_r_vc_mask));
