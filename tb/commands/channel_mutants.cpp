@@ -184,6 +184,21 @@ std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint6
     return cases;
 }
 
+std::vector<ChannelWanted> channel_mutant_builds(const std::string& filter, uint64_t seed,
+                                                bool (*matches)(const std::string&, const std::string&)) {
+    const DutSources sources = DutSources::from_environment();
+    const auto cases = channel_mutation_cases(seed);
+    std::vector<ChannelWanted> wanted;
+    for (auto& m : find_channel_mutants(sources.source_root)) {
+        if (!matches(m.name, filter)) continue;
+        std::string problem;
+        const auto rtl = channel_mutant_rtl(sources, m, problem);
+        if (rtl.empty()) continue;   // run_channel_mutants reports it
+        for (const auto& [name, spec] : cases) wanted.push_back({spec.config, rtl});
+    }
+    return wanted;
+}
+
 int run_channel_mutants(const std::string& filter, uint64_t seed, const std::string& waves_dir, const std::string& program,
                         bool (*matches)(const std::string&, const std::string&)) {
     const DutSources sources = DutSources::from_environment();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "block_swap.h"
+#include "channel_library.h"
 #include "channel_run.h"
 #include "parse_error.h"
 #include "run_output.h"
@@ -88,6 +89,10 @@ std::vector<std::string> channel_mutant_rtl(const DutSources& sources, const Cha
 std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint64_t seed);
 // The kill table of the multi-channel mutants whose names `matches` `filter`; returns the
 // number that survived (0 when none matched).
+// The channel banks run_channel_mutants needs (every matching mutant times every stimulus set), for a
+// caller that builds them beside its own.
+std::vector<ChannelWanted> channel_mutant_builds(const std::string& filter, uint64_t seed,
+                                                bool (*matches)(const std::string&, const std::string&));
 int run_channel_mutants(const std::string& filter, uint64_t seed, const std::string& waves_dir, const std::string& program,
                         bool (*matches)(const std::string&, const std::string&));
 

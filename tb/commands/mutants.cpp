@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "channel_library.h"
 #include "dut_library.h"
 #include "mutant_patch.h"
 #include "gtkw.h"
@@ -255,7 +256,11 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
     }
     Progress progress("creditloop mutants");
     progress.phase("verilated configurations");
-    for (const auto& e : build_duts(builds, command.jobs, [&](const std::string& s) { progress.status(s); }))
+    // The multi-channel mutants' banks build at the same time (run_channel_mutants finds them ready).
+    const auto channel_builds =
+        command.channels ? channel_mutant_builds(command.filter, command.seed, name_matches) : std::vector<ChannelWanted>{};
+    for (const auto& e : build_link_and_channel_duts(builds, command.jobs, channel_builds, base,
+                                                     [&](const std::string& s) { progress.status(s); }))
         progress.print("creditloop mutants: " + e);
     std::error_code ec;
     fs::create_directories(command.waves_dir, ec);
