@@ -1,6 +1,5 @@
 #include "noc_model.h"
 
-#include <cstdlib>
 
 namespace creditloop {
 
@@ -14,18 +13,6 @@ int NocConfig::next(int n, int port) const {
     case 3: return y < ny - 1 ? n + nx : -1;
     default: return y > 0 ? n - nx : -1;
     }
-}
-
-std::string NocConfig::problem() const {
-    if (topo < 0 || topo > 2) return "topology " + std::to_string(topo) + " is not 0 (ring), 1 (two-way ring) or 2 (mesh)";
-    if (topo != 2 && (ny != 1 || nx < 2 || nx > 16)) return "a ring has 2 to 16 nodes";
-    if (topo == 2 && (nx < 2 || nx > 4 || ny < 2 || ny > 4)) return "a mesh is 2..4 x 2..4";
-    if (v < 1 || v > 4) return "1 to 4 VCs per port";
-    if (b < 2 || b > 8) return "2 to 8 slots per VC";
-    if (l < 1 || l > 64) return "links of 1 to 64 stages";
-    if (routing == 1 && (topo == 2 || v % 2 != 0)) return "a dateline needs a ring and an even number of VCs";
-    if (routing != 0 && routing != 1) return "routing " + std::to_string(routing) + " is not 0 or 1";
-    return "";
 }
 
 NocRoute noc_route(const NocConfig& c, int here, int dest, int in_port, int in_vc) {
@@ -62,16 +49,6 @@ NocModel::NocModel(const NocConfig& config) : c_(config) {
     links_.assign(c_.nodes(), std::vector<std::vector<LinkStage>>(c_.ports()));
     for (auto& node : links_)
         for (auto& link : node) link.assign(c_.l, LinkStage{false, {}, std::vector<int>(c_.v, 0)});
-}
-
-int NocModel::flits_inside() const {
-    int count = 0;
-    for (const auto& r : routers_)
-        for (const auto& in : r.in) count += int(in.buffer.size()) + (in.head_valid ? 1 : 0);
-    for (const auto& node : links_)
-        for (const auto& link : node)
-            for (const auto& s : link) count += s.valid ? 1 : 0;
-    return count;
 }
 
 NocModel::Outputs NocModel::step(const Inputs& in) {

@@ -4,9 +4,9 @@
 // difference). docs/network.md describes the router's cycle; this model follows it step by step.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <string>
 #include <vector>
 
 namespace creditloop {
@@ -22,8 +22,6 @@ struct NocConfig {
     int ports() const { return topo == 0 ? 2 : topo == 1 ? 3 : 5; }
     // The node output `port` of node n leads to (-1: off a mesh's edge).
     int next(int n, int port) const;
-    // "" or what is wrong with the configuration, in one line.
-    std::string problem() const;
 };
 
 struct NocFlit {
@@ -61,9 +59,6 @@ public:
         std::vector<NocFlit> ej_flit;
     };
     Outputs step(const Inputs& in);
-
-    // Flits inside the network (buffers, head registers, links).
-    int flits_inside() const;
 
     // The state the RTL shows (noc_router's obs_fill and obs_credits), at the start of the next
     // step: the flits input VC q (port * V + vc) of node n holds, and output VC q's credits

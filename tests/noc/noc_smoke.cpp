@@ -91,11 +91,8 @@ struct Net {
     int nodes() const { return nx * ny; }
     creditloop::NocConfig config() const { return {topo, nx, ny, routing, v, b, l}; }
     int ports() const { return topo == 0 ? 2 : topo == 1 ? 3 : 5; }
-    // The node output `port` of node n feeds (noc_network.sv's wiring, worked by hand).
-    int next(int n, int port) const {
-        if (topo != 2) return port == 1 ? (n + 1) % nodes() : (n + nodes() - 1) % nodes();
-        return port == 1 ? n + 1 : port == 2 ? n - 1 : port == 3 ? n + nx : n - nx;
-    }
+    // The node output `port` of node n feeds (noc_network.sv's wiring).
+    int next(int n, int port) const { return config().next(n, port); }
     Route route(Vnoc_smoke_top& top, int here, int dest, int in_port, int in_vc) const {
         *r_here = CData(here);
         *r_dest = CData(dest);
