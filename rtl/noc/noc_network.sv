@@ -10,6 +10,8 @@
 //   ej_ready             node n's sink takes a flit this cycle.
 //   obs_fill, obs_credits  per node n (slice n, P * V * CW bits): its router's observed state
 //                        (noc_router's obs_fill and obs_credits), for the model's lockstep.
+//   obs_wait             per node n (slice n, P * V * P * V bits): noc_router's obs_wait, the
+//                        output VCs each input VC's head flit waits for (the wait-for graph).
 // The injection port has a credit counter per VC, like any sender; the sink is not credited.
 module noc_network #(
   parameter int TOPO    = 0,
@@ -37,7 +39,8 @@ module noc_network #(
   output logic [N*FW-1:0] ej_flit,
   input  logic [N-1:0]    ej_ready,
   output logic [N*P*V*CW-1:0] obs_fill,
-  output logic [N*P*V*CW-1:0] obs_credits
+  output logic [N*P*V*CW-1:0] obs_credits,
+  output logic [N*P*V*P*V-1:0] obs_wait
 );
   localparam int O_VC = SW + IDW + 2 * NW;
 
@@ -77,7 +80,8 @@ module noc_network #(
         .in_valid(in_valid[n]), .in_flit(in_flit[n]), .credit_out(credit_out[n]),
         .out_valid(out_valid[n]), .out_flit(out_flit[n]), .credit_in(credit_in[n]),
         .eject_ready(ej_ready[n]), .obs_fill(obs_fill[n*P*V*CW +: P*V*CW]),
-        .obs_credits(obs_credits[n*P*V*CW +: P*V*CW]));
+        .obs_credits(obs_credits[n*P*V*CW +: P*V*CW]),
+        .obs_wait(obs_wait[n*P*V*P*V +: P*V*P*V]));
 
     // ---- the links leaving node n: output k to the neighbour in direction k, whose input k
     // takes the flits and sends its credits back.

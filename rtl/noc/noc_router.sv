@@ -30,6 +30,11 @@
 //   obs_fill            per input VC (slice q = port * V + vc, CW bits): the flits it holds
 //                       (its buffer and its head), for the model's lockstep.
 //   obs_credits         per output VC: its credits (port 0, the sink: 0).
+//   obs_wait            per input VC q (slice q, P * V bits): the output VCs (bit port * V + vc)
+//                       its head flit waits for this cycle: the one it holds (or was just given)
+//                       when that has no credit, or every VC its route allows when it was
+//                       refused one. A head that leaves, or waits only for the switch or the
+//                       sink, waits for none. The deadlock detector's wait-for graph.
 module noc_router #(
   parameter int TOPO    = 0,
   parameter int NX      = 4,
@@ -56,7 +61,8 @@ module noc_router #(
   input  logic [P*V*CW-1:0]   credit_in,
   input  logic                eject_ready,
   output logic [P*V*CW-1:0]   obs_fill,
-  output logic [P*V*CW-1:0]   obs_credits
+  output logic [P*V*CW-1:0]   obs_credits,
+  output logic [P*V*P*V-1:0]  obs_wait
 );
   localparam int PW    = 3;
   localparam int Q     = P * V;                 // input VCs (and output VCs)
@@ -249,6 +255,21 @@ module noc_router #(
     end
   end
   /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---- what each head flit waits for (obs_wait)
+  always_comb begin
+    obs_wait = '0;
+    for (int q = 0; q < Q; q++)
+      if (head_valid[q] && !leave[q] && want_port[q] != '0) begin
+        if (held[q] || va_grant[q]) begin
+          if (out_credits[int'(want_port[q]) * V + int'(want_vc[q])] == '0)
+            obs_wait[q * Q + int'(want_port[q]) * V + int'(want_vc[q])] = 1'b1;
+        end else if (head_flit[q][O_HD]) begin
+          for (int w = 0; w < V; w++)
+            if (route_mask[q][w]) obs_wait[q * Q + int'(route_port[q]) * V + w] = 1'b1;
+        end
+      end
+  end
 
   always_ff @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin

@@ -39,6 +39,8 @@ void check(bool ok, const std::string& what) {
 }
 
 template <class W> bool bit(const W& w, int i) { return (w[i / 32] >> (i % 32)) & 1u; }
+bool bit(const SData& w, int i) { return (w >> i) & 1u; }
+void set_bit(SData& w, int i, bool v) { w = SData(v ? w | 1u << i : w & ~(1u << i)); }
 template <class W> void set_bit(W& w, int i, bool v) {
     if (v) w[i / 32] |= 1u << (i % 32);
     else w[i / 32] &= ~(1u << (i % 32));
@@ -73,12 +75,12 @@ struct Route {
 struct Net {
     const char* name;
     int topo, nx, ny, routing, v, b, l;
-    VlWide<4>* inj_valid;
+    SData* inj_valid;
     VlWide<16>* inj_flit;
-    VlWide<4>* inj_accept;
-    VlWide<4>* ej_valid;
+    SData* inj_accept;
+    SData* ej_valid;
     VlWide<16>* ej_flit;
-    VlWide<4>* ej_ready;
+    SData* ej_ready;
     VlWide<40>* obs_fill;
     VlWide<40>* obs_credits;
     // The route block's ports.

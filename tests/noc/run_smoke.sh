@@ -9,7 +9,7 @@ objcache=()
 command -v ccache >/dev/null && objcache=(-MAKEFLAGS OBJCACHE=ccache)
 verilator --cc --exe --build -j 2 --assert -Wno-fatal -Wno-UNUSEDSIGNAL --top-module noc_smoke_top \
   --Mdir "$out" -o noc_smoke -CFLAGS -O0 -CFLAGS "-I$root/cpp_models" "${objcache[@]}" \
-  "$root/tests/noc/noc_smoke_top.sv" "$root"/rtl/noc/*.sv "$root/rtl/rx_buffer.sv" "$root/rtl/credit_counter.sv" \
+  "$root/tests/noc/noc_smoke_top.sv" "$root/tb/network/noc_port.sv" "$root"/rtl/noc/*.sv "$root/rtl/rx_buffer.sv" "$root/rtl/credit_counter.sv" \
   "$root/rtl/credit_return.sv" "$root/rtl/pipeline.sv" "$root/tests/noc/noc_smoke.cpp" "$root/cpp_models/noc_model.cpp" > "$out/build.log" 2>&1 ||
   { grep -E '%Error|error:' "$out/build.log" | head -20 >&2; echo "noc_smoke: the build failed: $out/build.log" >&2; exit 3; }
 "$out/noc_smoke"
