@@ -12,6 +12,11 @@
 //                        (noc_router's obs_fill and obs_credits), for the model's lockstep.
 //   obs_wait             per node n (slice n, P * V * P * V bits): noc_router's obs_wait, the
 //                        output VCs each input VC's head flit waits for (the wait-for graph).
+//   obs_sent             per node n, output VC q = port * V + vc (bit n * P * V + q): a flit
+//                        leaves on it this cycle (towards the next router; port 0: to the sink).
+//   obs_freed            per node n, input VC q: a flit leaves its head this cycle, freeing a
+//                        slot whose credit goes back upstream (port 0: to the injection counter).
+//                        With obs_fill and obs_credits, the per-link conservation of credits.
 // The injection port has a credit counter per VC, like any sender; the sink is not credited.
 module noc_network #(
   parameter int TOPO    = 0,
@@ -40,7 +45,9 @@ module noc_network #(
   input  logic [N-1:0]    ej_ready,
   output logic [N*P*V*CW-1:0] obs_fill,
   output logic [N*P*V*CW-1:0] obs_credits,
-  output logic [N*P*V*P*V-1:0] obs_wait
+  output logic [N*P*V*P*V-1:0] obs_wait,
+  output logic [N*P*V-1:0]    obs_sent,
+  output logic [N*P*V-1:0]    obs_freed
 );
   localparam int O_VC = SW + IDW + 2 * NW;
 
@@ -82,6 +89,12 @@ module noc_network #(
         .eject_ready(ej_ready[n]), .obs_fill(obs_fill[n*P*V*CW +: P*V*CW]),
         .obs_credits(obs_credits[n*P*V*CW +: P*V*CW]),
         .obs_wait(obs_wait[n*P*V*P*V +: P*V*P*V]));
+
+    // ---- what moved this cycle: the flits leaving each output VC, the slots each input VC frees
+    for (k = 0; k < P * V; k++) begin : g_moved
+      assign obs_sent[n*P*V + k]  = out_valid[n][k / V] && int'(out_flit[n][(k / V)*FW + O_VC +: VW]) == k % V;
+      assign obs_freed[n*P*V + k] = credit_out[n][k*CW +: CW] != '0;
+    end
 
     // ---- the links leaving node n: output k to the neighbour in direction k, whose input k
     // takes the flits and sends its credits back.

@@ -27,6 +27,7 @@ const char* const kUsage =
     "       creditloop gtkw [options]     the GTKWave save file for waves of your own (a formal counterexample)\n"
     "       creditloop tops --out DIR     the generated testbench tops, for reading or linting them\n"
     "       creditloop map FILE.sv...     a port map of your own counter or link, guessed for you to confirm\n"
+    "       creditloop network [options]  a credit network of routers in lockstep: deadlock, closed forms (make network)\n"
     "'creditloop <command> --help' lists a command's options.\n";
 
 namespace {

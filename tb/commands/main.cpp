@@ -14,6 +14,7 @@
 //   creditloop gtkw [options]      the GTKWave save file for waves of your own (scripts/formal.py)
 //   creditloop tops --out DIR      the generated testbench tops, for reading or lint (make lint)
 //   creditloop map FILE.sv...      a port map of your own RTL, guessed for you to confirm
+//   creditloop network [options]   a credit network of routers: lockstep, deadlock, closed forms (make network)
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -34,6 +35,7 @@
 #include "gtkw_command.h"
 #include "log.h"
 #include "map_command.h"
+#include "network_command.h"
 #include "process.h"
 #include "mutant_patch.h"
 #include "mutants.h"
@@ -214,11 +216,12 @@ int main(int argc, char** argv) {
     if (sub == "gtkw") return run_gtkw(args);
     if (sub == "tops") return run_tops(args);
     if (sub == "map") return run_map(args, program_path(argv[0]));
+    if (sub == "network") return run_network_command(args, program_path(argv[0]));
     if (sub == "mutation") return run_mutation(args, program_path(argv[0]));
     if (sub == "mutants") {
         auto cmd = parse_mutants(args, error);
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw', 'tops' or 'map' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw', 'tops', 'map' or 'network' (see 'creditloop --help')");
 }

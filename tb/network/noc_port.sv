@@ -7,6 +7,7 @@
 //   obs_fill, obs_credits  node n, port p, VC v: the 4 bits at ((n * 5 + p) * 4 + v) * 4
 //   obs_wait               node n, input VC (p, v): 20 bits at ((n * 5 + p) * 4 + v) * 20, bit
 //                          p' * 4 + v' for output VC (p', v')
+//   obs_sent, obs_freed    node n, VC (p, v): bit (n * 5 + p) * 4 + v (noc_network's)
 //   r_*                    the routing function alone (combinational): the channel dependency
 //                          graph is built by evaluating it on every input.
 /* verilator lint_off UNUSEDSIGNAL */
@@ -24,6 +25,8 @@ module noc_port #(
   output logic [1279:0] obs_fill,
   output logic [1279:0] obs_credits,
   output logic [6399:0] obs_wait,
+  output logic [319:0]  obs_sent,
+  output logic [319:0]  obs_freed,
   input  logic [3:0]    r_here,
   input  logic [3:0]    r_dest,
   input  logic [2:0]    r_in_port,
@@ -42,16 +45,21 @@ module noc_port #(
   logic [N*FW-1:0]  net_inj, net_ej;
   logic [N*Q*CW-1:0] fill, credits;
   logic [N*Q*Q-1:0]  wait_for;
+  logic [N*Q-1:0]    sent, freed;
   logic [N-1:0]      accept, valid;
 
   always_comb begin
     obs_fill    = '0;
     obs_credits = '0;
     obs_wait    = '0;
+    obs_sent    = '0;
+    obs_freed   = '0;
     for (int n = 0; n < N; n++)
       for (int q = 0; q < Q; q++) begin
         obs_fill[((n * 5 + q / V) * 4 + q % V) * 4 +: 4]    = 4'(fill[(n * Q + q) * CW +: CW]);
         obs_credits[((n * 5 + q / V) * 4 + q % V) * 4 +: 4] = 4'(credits[(n * Q + q) * CW +: CW]);
+        obs_sent[(n * 5 + q / V) * 4 + q % V]  = sent[n * Q + q];
+        obs_freed[(n * 5 + q / V) * 4 + q % V] = freed[n * Q + q];
         for (int o = 0; o < Q; o++)
           obs_wait[((n * 5 + q / V) * 4 + q % V) * 20 + (o / V) * 4 + o % V] = wait_for[(n * Q + q) * Q + o];
       end
@@ -75,7 +83,7 @@ module noc_port #(
   noc_network #(.TOPO(TOPO), .NX(NX), .NY(NY), .ROUTING(ROUTING), .V(V), .B(B), .L(L), .IDW(8), .SW(4)) u_net (
     .clk, .rst_n, .inj_valid(inj_valid[N-1:0]), .inj_flit(net_inj), .inj_accept(accept),
     .ej_valid(valid), .ej_flit(net_ej), .ej_ready(ej_ready[N-1:0]), .obs_fill(fill), .obs_credits(credits),
-    .obs_wait(wait_for));
+    .obs_wait(wait_for), .obs_sent(sent), .obs_freed(freed));
 
   logic [V-1:0] mask;
   noc_route #(.TOPO(TOPO), .NX(NX), .NY(NY), .V(V), .ROUTING(ROUTING), .NW(NW), .PW(3), .VW(VW)) u_route (

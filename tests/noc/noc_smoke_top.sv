@@ -14,6 +14,8 @@ module noc_smoke_top (
   output logic [1279:0] p``_obs_fill, \
   output logic [1279:0] p``_obs_credits, \
   output logic [6399:0] p``_obs_wait, \
+  output logic [319:0] p``_obs_sent, \
+  output logic [319:0] p``_obs_freed, \
   input  logic [3:0]   p``_r_here, \
   input  logic [3:0]   p``_r_dest, \
   input  logic [2:0]   p``_r_in_port, \
@@ -31,6 +33,7 @@ module noc_smoke_top (
     .clk, .rst_n, .inj_valid(p``_inj_valid), .inj_flit(p``_inj_flit), .inj_accept(p``_inj_accept), \
     .ej_valid(p``_ej_valid), .ej_flit(p``_ej_flit), .ej_ready(p``_ej_ready), \
     .obs_fill(p``_obs_fill), .obs_credits(p``_obs_credits), .obs_wait(p``_obs_wait), \
+    .obs_sent(p``_obs_sent), .obs_freed(p``_obs_freed), \
     .r_here(p``_r_here), .r_dest(p``_r_dest), .r_in_port(p``_r_in_port), .r_in_vc(p``_r_in_vc), \
     .r_out_port(p``_r_out_port), .r_vc_mask(p``_r_vc_mask));
   // a: one-way ring of 4, one VC, minimal: its channel dependency graph is a cycle.

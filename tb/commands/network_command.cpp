@@ -1,0 +1,291 @@
+#include "network_command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "cli_parse.h"
+#include "network_bank.h"
+#include "network_library.h"
+#include "network_table.h"
+#include "noc_forms.h"
+#include "noc_graph.h"
+#include "noc_run.h"
+#include "progress.h"
+
+namespace fs = std::filesystem;
+
+namespace creditloop {
+
+namespace {
+
+struct NetworkOptions {
+    std::string topology = "ring:4", routing, pattern = "uniform", waves_dir = "waves", table_dir, mutant;
+    int vcs = 2, buffer = 4, stages = 1, flits = 1;
+    double rate = 0.1;
+    uint64_t cycles = 10000, warmup = 1000, seed = 1;
+    bool expect_deadlock = false, model_only = false, waves = false, force = false;
+};
+
+// The topology's words: ring:N (one way), ring2:N (both ways), mesh:XxY.
+std::optional<std::string> read_topology(const std::string& text, NocConfig& c) {
+    std::smatch m;
+    if (std::regex_match(text, m, std::regex("(ring|ring2):([0-9]+)"))) {
+        c.topo = m[1] == "ring" ? 0 : 1;
+        c.nx = std::stoi(m[2].str().substr(0, 4));
+        c.ny = 1;
+        if (c.nx < 2 || c.nx > 16) return "--topology " + text + ": a ring has 2 to 16 nodes";
+        return std::nullopt;
+    }
+    if (std::regex_match(text, m, std::regex("mesh:([0-9]+)x([0-9]+)"))) {
+        c.topo = 2;
+        c.nx = std::stoi(m[1].str().substr(0, 4));
+        c.ny = std::stoi(m[2].str().substr(0, 4));
+        if (c.nx < 2 || c.nx > 4 || c.ny < 2 || c.ny > 4) return "--topology " + text + ": a mesh is 2 to 4 nodes each way (mesh:2x2 to mesh:4x4)";
+        return std::nullopt;
+    }
+    return "--topology " + text + ": use ring:N (one way), ring2:N (both ways) or mesh:XxY";
+}
+
+std::optional<std::string> read_routing(const std::string& text, NocConfig& c) {
+    if (text.empty()) {   // the deadlock-free one the VCs allow
+        c.routing = c.topo != 2 && c.v >= 2 && c.v % 2 == 0 ? 1 : 0;
+        return std::nullopt;
+    }
+    if (c.topo == 2) {
+        if (text == "dor") c.routing = 0;
+        else if (text == "adaptive") c.routing = 1;
+        else return "--routing " + text + ": a mesh's routings are dor (dimension order) and adaptive";
+        if (c.routing == 1 && c.v < 2) return "--routing adaptive needs --vcs 2 or more (VC 0 is its escape channel)";
+        return std::nullopt;
+    }
+    if (text == "minimal") c.routing = 0;
+    else if (text == "dateline") c.routing = 1;
+    else return "--routing " + text + ": a ring's routings are minimal and dateline";
+    if (c.routing == 1 && (c.v < 2 || c.v % 2 != 0)) return "--routing dateline needs an even number of VCs (--vcs 2 or 4): two classes";
+    return std::nullopt;
+}
+
+std::optional<std::string> read_pattern(const std::string& text, NocTraffic& t) {
+    std::smatch m;
+    if (text == "uniform") t.pattern = NocPattern::uniform;
+    else if (text == "transpose") t.pattern = NocPattern::transpose;
+    else if (text == "neighbor") t.pattern = NocPattern::neighbor;
+    else if (std::regex_match(text, m, std::regex("hops:([0-9]{1,3})"))) {
+        t.pattern = NocPattern::hops;
+        t.hops = std::stoi(m[1]);
+    } else return "--pattern " + text + ": use uniform, transpose, neighbor or hops:K";
+    return std::nullopt;
+}
+
+// The waves of a run and their save file: the deadlock's buffers (or the failing VC's router)
+// first, then every router's observed state.
+std::string write_save_file(const std::string& waves, const std::string& scope, const NocConfig& c,
+                            const NocRunResult& r) {
+    const std::string path = fs::path(waves).replace_extension(".gtkw").string();
+    std::ofstream out(path);
+    out << "[dumpfile] \"" << fs::absolute(waves).string() << "\"\n";
+    if (r.violation && r.violation->cycle > 20) out << "[timestart] " << 10 * (r.violation->cycle - 20) << "\n";
+    std::vector<int> first;
+    if (r.deadlock)
+        for (const auto& b : r.deadlock->buffers) first.push_back(std::stoi(b));
+    for (int n = 0; n < c.nodes(); ++n)
+        if (std::find(first.begin(), first.end(), n) == first.end()) first.push_back(n);
+    const int q = c.ports() * c.v, cw = [&] { int w = 0; while ((1 << w) <= c.b) ++w; return w; }();
+    out << "@28\n" << scope << ".clk\n";
+    for (int n : first) {
+        const std::string router = scope + ".u_net.g_node[" + std::to_string(n) + "].u_router.";
+        out << "-node " << n << "\n@22\n"
+            << router << "obs_fill[" << q * cw - 1 << ":0]\n"
+            << router << "obs_credits[" << q * cw - 1 << ":0]\n"
+            << router << "obs_wait[" << q * q - 1 << ":0]\n";
+    }
+    return out ? path : "";
+}
+
+void print_bounds(const NocBounds& b) {
+    std::cout << fmt::format("closed forms: average hops {:.3f}, zero-load latency {:.2f} cycles; channel-load bound {:.3f} ({}); ",
+                             b.average_hops, b.zero_load, b.channel_load, b.channel_load_at);
+    if (b.credit_known) std::cout << fmt::format("credit bound {:.3f} ({}); saturation <= {:.3f}\n", b.credit, b.credit_at, b.saturation());
+    else std::cout << "credit bound: not derived for adaptive routing (the split between VCs is the router's choice)\n";
+}
+
+}  // namespace
+
+int run_network_command(const std::vector<std::string>& args, const std::string& program) {
+    NetworkOptions o;
+    CLI::App app{"A credit network of routers on the RTL, in lockstep with the model: channel dependency graph, zero-load "
+                 "latency, then traffic at one offered rate against the closed forms, with the deadlock detector.",
+                 "creditloop network"};
+    app.add_option("--topology", o.topology, "ring:N (one way, N = 2..16), ring2:N (both ways) or mesh:XxY (2..4 each)")->capture_default_str();
+    app.add_option("--vcs", o.vcs, "VCs per port")->check(whole_number(1, 4))->capture_default_str();
+    app.add_option("--routing", o.routing, "ring: minimal or dateline; mesh: dor or adaptive (default: dateline on a ring with an even V, else minimal; dor on a mesh)");
+    app.add_option("--buffer", o.buffer, "B: slots per VC (flits)")->check(whole_number(2, 15))->capture_default_str();
+    app.add_option("--L", o.stages, "link stages each way")->check(whole_number(1, 8))->capture_default_str();
+    app.add_option("--rate", o.rate, "offered flits per node per cycle (0 < P <= 1)")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    app.add_option("--pattern", o.pattern, "uniform, transpose (square mesh), neighbor or hops:K")->capture_default_str();
+    app.add_option("--flits", o.flits, "flits per packet")->check(whole_number(1, 15))->capture_default_str();
+    app.add_option("--cycles", o.cycles, "the measurement window")->check(whole_number(100, 10000000))->capture_default_str();
+    app.add_option("--warmup", o.warmup, "cycles before the window")->check(whole_number(0, 10000000))->capture_default_str();
+    app.add_option("--seed", o.seed, "traffic seed")->check(whole_number(0, 0x7FFFFFFF))->capture_default_str();
+    add_flag(app, "--expect-deadlock", o.expect_deadlock, "a deadlock is the expected outcome (the run fails without one)");
+    add_flag(app, "--model", o.model_only, "the golden model alone (no RTL, no lockstep)");
+    add_flag(app, "--waves", o.waves, "write the run's waves (a failing run's are written anyway)");
+    app.add_option("--waves-dir", o.waves_dir, "where waves go")->capture_default_str();
+    app.add_option("--mutant", o.mutant, "a patch of one network RTL file (rtl/mutants/noc/*.mutant)");
+    app.add_option("--table", o.table_dir, "make network's grid instead of one run: table and plots into DIR");
+    add_flag(app, "--force", o.force, "with --table: overwrite DIR's files");
+    ParseError error;
+    if (!parse_command(app, args, error)) return parse_failed(error);
+
+    const DutSources sources = DutSources::from_environment();
+    if (!o.table_dir.empty()) return run_network_table(o.table_dir, o.force, sources, o.seed);
+
+    NocRunSpec spec;
+    NocConfig& c = spec.config;
+    c.v = o.vcs;
+    c.b = o.buffer;
+    c.l = o.stages;
+    const auto bad = [](const std::string& message) {
+        std::cerr << "creditloop: " << message << "\n";
+        return 2;
+    };
+    if (auto e = read_topology(o.topology, c)) return bad(*e);
+    if (auto e = read_routing(o.routing, c)) return bad(*e);
+    if (auto e = read_pattern(o.pattern, spec.traffic)) return bad(*e);
+    if (auto e = pattern_problem(c, spec.traffic); !e.empty()) return bad(e);
+    if (o.rate <= 0.0) return bad("--rate 0: offer some traffic (0 < P <= 1)");
+    spec.traffic.rate = o.rate;
+    spec.traffic.flits = o.flits;
+    spec.traffic.seed = o.seed;
+    spec.measure = o.cycles;
+    spec.warmup = o.warmup;
+    spec.drain = std::max<uint64_t>(20000, 4 * o.cycles);
+    spec.expect_deadlock = o.expect_deadlock;
+
+    std::vector<std::string> rtl;
+    if (!o.mutant.empty()) {
+        if (!fs::exists(o.mutant)) return bad("--mutant " + o.mutant + ": no such file");
+        std::string why;
+        rtl = network_mutant_rtl(o.mutant, sources, why);
+        if (rtl.empty()) return bad("--mutant " + o.mutant + ": " + why);
+    }
+
+    std::cout << "network " << noc_key(c) << ", " << o.pattern << " at " << fmt::format("{:.3f}", o.rate)
+              << " flits/node/cycle, " << o.flits << "-flit packets, seed " << o.seed << (o.model_only ? ", model alone" : "")
+              << (o.mutant.empty() ? "" : ", mutant " + o.mutant) << "\n";
+    std::unique_ptr<NetworkLibrary> lib;
+    std::unique_ptr<NocDut> dut;
+    if (!o.model_only) {
+        {
+            Progress progress("creditloop network");
+            progress.phase("building " + noc_key(c));
+            const auto errors = build_network_duts({{c, rtl}}, sources, [&](const std::string& s) { progress.status(s); });
+            if (!errors.empty()) {
+                std::cerr << "creditloop: " << errors.front() << "\n";
+                return 3;
+            }
+        }
+        std::string load_error;
+        lib = NetworkLibrary::load({c, rtl}, sources, load_error);
+        if (!lib) {
+            std::cerr << "creditloop: " << load_error << "\n";
+            return 3;
+        }
+        dut = lib->create();
+    }
+    int failures = 0;
+    // On paper first: the channel dependency graph of the routing function.
+    const NocDependencyGraph g = dependency_graph(c, [&](int here, int dest, int in_port, int in_vc) {
+        if (!dut) return noc_route(c, here, dest, in_port, in_vc);
+        const auto r = dut->route(here, dest, in_port, in_vc);
+        return NocRoute{r.port, r.mask};
+    });
+    std::string cycle_text;
+    for (const auto& ch : g.cycle) cycle_text += ch + " -> ";
+    std::cout << "channel dependency graph (" << (dut ? "the RTL's route block" : "the model's routing") << "): " << g.edges
+              << " edges, " << (g.cycle.empty() ? "acyclic" : "a cycle: " + cycle_text + g.cycle.front()) << "\n";
+
+    const NocZeroLoad z = zero_load_check(dut.get(), c, o.flits);
+    if (z.violation) {
+        ++failures;
+        std::cout << "FAIL zero load: " << z.violation->line() << "\n";
+    } else {
+        std::cout << "zero-load latency: " << z.pairs << " pairs, one packet at a time, each exactly h (L + 2) + 2 + (F - 1)"
+                  << (dut ? ", model in lockstep" : "") << "\n";
+    }
+    const NocBounds b = network_bounds(c, spec.traffic);
+    print_bounds(b);
+
+    std::string waves;
+    const auto run = [&](bool traced) {
+        if (dut && traced) {
+            fs::create_directories(o.waves_dir);
+            waves = (fs::path(o.waves_dir) / ("network_" + noc_key(c) + "_seed" + std::to_string(o.seed) + "." + lib->trace_format())).string();
+            dut = lib->create();
+            dut->open_trace(waves);
+        }
+        NocRunResult r = run_network(dut.get(), spec);
+        if (dut && traced) dut->close_trace();
+        return r;
+    };
+    NocRunResult r = run(o.waves);
+    std::cout << fmt::format("measured over cycles {}..{}: offered {:.3f}, accepted {:.3f} flits/node/cycle; latency average {:.2f}, 99th percentile {:.0f} cycles ({} packets)\n",
+                             spec.warmup, spec.warmup + spec.measure, r.offered, r.accepted, r.latency_avg, r.latency_p99, r.latency_count);
+    if (!r.credit_use.empty()) {
+        auto use = r.credit_use;
+        double mean = 0;
+        for (const auto& u : use) mean += u.share;
+        mean /= double(use.size());
+        std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) { return x.share > y.share; });
+        std::cout << fmt::format("credit use per link (share of V x B credits out): mean {:.1f} %, highest", 100 * mean);
+        for (size_t i = 0; i < use.size() && i < 4; ++i) std::cout << fmt::format(" {}.{} {:.1f} %", use[i].node, use[i].port, 100 * use[i].share);
+        std::cout << "\n";
+    }
+    if (r.deadlock) std::cout << "deadlock " << r.deadlock->line() << "\n";
+    if (r.violation) {
+        ++failures;
+        std::cout << "FAIL " << r.violation->line() << "\n";
+    }
+    if (r.assertion_cycle) {
+        ++failures;
+        std::cout << "FAIL an RTL assertion fired at cycle " << *r.assertion_cycle << "\n";
+    }
+    if (o.expect_deadlock && !r.deadlock) {
+        ++failures;
+        std::cout << "FAIL a deadlock was expected and none was found in " << r.cycles << " cycles\n";
+    }
+    const double slack = 0.02;
+    if (!r.violation && !r.deadlock && b.credit_known && r.accepted > b.saturation() * (1 + slack) + 1e-9) {
+        ++failures;
+        std::cout << fmt::format("FAIL accepted {:.3f} flits/node/cycle is above the closed-form saturation {:.3f}\n", r.accepted, b.saturation());
+    }
+    if (!r.violation && !r.deadlock && !r.drained && o.rate < 0.9 * b.saturation()) {
+        ++failures;
+        std::cout << "FAIL below saturation the window's packets were not all delivered within " << spec.drain << " cycles\n";
+    }
+    if (!r.deadlock && !r.violation && !r.drained) std::cout << "above saturation: the window's packets were still queued at the end of the drain\n";
+    std::cout << "checks: lockstep " << (dut ? std::to_string(r.lockstep_cycles) + " cycles" : std::string("off (model alone)"))
+              << ", conservation, overflow, send at zero, delivery (" << r.packets_delivered << " packets), deadlock\n";
+    const std::string rerun = program + " network " + [&] {
+        std::string line;
+        for (const auto& a : args) line += (line.empty() ? "" : " ") + a;
+        return line;
+    }();
+    if (failures && dut) {
+        if (!o.waves) r = run(true);
+        const std::string save = write_save_file(waves, lib->trace_scope(), c, r);
+        std::cout << "waves: gtkwave " << waves << " " << save << "\nrerun: " << rerun << "\n";
+    } else if (o.waves && dut) {
+        std::cout << "waves: gtkwave " << waves << " " << write_save_file(waves, lib->trace_scope(), c, r) << "\n";
+    }
+    std::cout << (failures ? "FAIL" : "PASS") << "\n";
+    return failures ? 1 : 0;
+}
+
+}  // namespace creditloop
