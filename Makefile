@@ -22,6 +22,7 @@
 #   make policies the return-policy table: throughput and credit messages per flit under reverse load
 #   make bench   speed: harness, model, SystemC against Icarus, Verilator --timing, Python (< 5 min)
 #   make timing  the RTL-change loop timed on fresh clones: make sim cold / edited / unchanged, CI
+#   make network credit networks: topology x VCs x routing, deadlock, saturation against the bounds (build/network)
 #   make sweep   seed 001's plot: throughput against B for L = 1, 4, 8 (build/sweep/sweep.svg)
 #   make build   configure and build (the CLI lands at build/creditloop)
 #   make lint    verilator --lint-only -Wall over rtl/ (the design, then with its testbench top)
@@ -47,12 +48,12 @@ else ifneq ($(WAVES),)
   waves_flags := --waves
 endif
 
-.PHONY: all configure build build-cli sim soak sanitize fuzz slurm-test test test-fast docs-test timing mutants mutation formal coverage sweep policies bench lint deps clean help
+.PHONY: all configure build build-cli sim network soak sanitize fuzz slurm-test test test-fast docs-test timing mutants mutation formal coverage sweep policies bench lint deps clean help
 
 all: build
 
 help:
-	@sed -n '2,28p' Makefile
+	@sed -n '2,29p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -84,6 +85,10 @@ sim: build-cli
 	  $(rerun_flags) $(if $(SHARD),--shard '$(SHARD)') \
 	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') \
 	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(if $(MUTANT),--mutant '$(MUTANT)') $(if $(SYSTEMC),--systemc) $(waves_flags)
+	$(if $(TESTS)$(RTL)$(DUT_COUNTER)$(DUT_RETURN)$(DUT_LINK)$(MUTANT)$(SHARD)$(rerun_flags),,$(BUILD)/creditloop network --slice --seed $(SEED))
+
+network: build-cli
+	$(BUILD)/creditloop network --table $(BUILD)/network --force --seed $(SEED)
 
 sweep: build-cli
 	$(BUILD)/creditloop sweep --preset seed001 --out $(BUILD)/sweep --force --jobs $(JOBS)

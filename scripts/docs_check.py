@@ -63,6 +63,7 @@ RULES = [
     (r"bash \.ci/run|make sanitize|scripts/sanitize\.sh", ("dry", "make -n sanitize", "CI runs it after make test")),
     (r"make deps|scripts/install-deps\.sh", ("dry", "scripts/install-deps.sh --check", "installs Debian packages")),
     (r"make clean", ("dry", "make -n clean", "removes the build the other commands use")),
+    (r"make network", ("dry", "make -n network", "two minutes of runs; docs/network.md shows its table with its commit and date")),
     (r"make timing|python3 scripts/timing\.py|scripts/timing\.py",
      ("dry", "python3 scripts/timing.py --help", "fresh clones and cold builds: about 15 minutes")),
     (r"make fuzz|scripts/fuzz\.sh", ("dry", "make -n fuzz", "minutes per target; make sanitize fuzzes each target in CI")),

@@ -29,7 +29,7 @@ struct NetworkOptions {
     int vcs = 2, buffer = 4, stages = 1, flits = 1;
     double rate = 0.1;
     uint64_t cycles = 10000, warmup = 1000, seed = 1;
-    bool expect_deadlock = false, model_only = false, waves = false, force = false;
+    bool expect_deadlock = false, model_only = false, waves = false, force = false, slice = false;
 };
 
 // The topology's words: ring:N (one way), ring2:N (both ways), mesh:XxY.
@@ -139,12 +139,14 @@ int run_network_command(const std::vector<std::string>& args, const std::string&
     app.add_option("--waves-dir", o.waves_dir, "where waves go")->capture_default_str();
     app.add_option("--mutant", o.mutant, "a patch of one network RTL file (rtl/mutants/noc/*.mutant)");
     app.add_option("--table", o.table_dir, "make network's grid instead of one run: table and plots into DIR");
+    add_flag(app, "--slice", o.slice, "make sim's network slice instead of one run");
     add_flag(app, "--force", o.force, "with --table: overwrite DIR's files");
     ParseError error;
     if (!parse_command(app, args, error)) return parse_failed(error);
 
     const DutSources sources = DutSources::from_environment();
     if (!o.table_dir.empty()) return run_network_table(o.table_dir, o.force, sources, o.seed);
+    if (o.slice) return run_network_slice(sources, o.seed);
 
     NocRunSpec spec;
     NocConfig& c = spec.config;
@@ -183,9 +185,11 @@ int run_network_command(const std::vector<std::string>& args, const std::string&
     std::unique_ptr<NocDut> dut;
     if (!o.model_only) {
         {
-            Progress progress("creditloop network");
-            progress.phase("building " + noc_key(c));
-            const auto errors = build_network_duts({{c, rtl}}, sources, [&](const std::string& s) { progress.status(s); });
+            std::optional<Progress> progress;   // drawn only when something is built
+            const auto errors = build_network_duts({{c, rtl}}, sources, [&](const std::string& s) {
+                if (!progress) progress.emplace("creditloop network"), progress->phase("building " + noc_key(c));
+                progress->status(s);
+            });
             if (!errors.empty()) {
                 std::cerr << "creditloop: " << errors.front() << "\n";
                 return 3;
