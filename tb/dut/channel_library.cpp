@@ -25,7 +25,7 @@ constexpr const char* kChannelContractFiles[] = {
     "cpp_models/channel_config.h",  "tb/dut/verilated_channels.cpp",  "tb/dut/channel_bank.cpp",
     "tb/dut/channel_bank.h",        "cmake/dut/CMakeLists.txt",       "tb/dut/coverage_file.h",
     "tb/dut/checked_trace.h",       "cpp_models/channel_inputs.def",  "tb/dut/port_entries.h",
-    "tb/dut/verilated_top.h",       "rtl/observe/link_signals.svh"};
+    "tb/dut/verilated_top.h",       "rtl/observe/link_signals.svh",    "tb/dut/dut_bank.h"};
 
 std::string channel_stamp(const std::vector<std::string>& rtl, bool fst, const std::string& source_root) {
     uint64_t hash = fnv1a(std::string("channels ") + (fst ? "fst" : "vcd") + coverage_flavour());
@@ -89,59 +89,29 @@ std::vector<std::string> build_channel_duts(const std::vector<ChannelWanted>& wa
     if (ec) return {"cannot create " + root + ": " + ec.message()};
     if (!fs::exists(runtime_library(sources)))
         return {runtime_library(sources) + " not found: build the project first (make build)"};
-    std::vector<Item> items;
-    const auto missing = [&] {
-        items.clear();
-        for (const auto& w : wanted) {
-            Item item{w.config, w.rtl.empty() ? channel_rtl_files(sources) : w.rtl, "", ""};
-            for (const auto& f : item.rtl)
-                if (!fs::exists(f)) item.error = "RTL file " + f + " not found";
-            if (item.error.empty()) {
-                item.stamp = channel_stamp(item.rtl, sources.fst, sources.source_root);
-                if (find_bank(root, "channels_", kChannelBankMagic, item.stamp, item.config.key())) continue;
-            }
-            bool twice = false;
-            for (const auto& other : items) twice = twice || (other.stamp == item.stamp && other.config.key() == item.config.key());
-            if (!twice) items.push_back(item);
-        }
-    };
-    missing();
-    std::vector<std::string> errors;
-    if (items.empty()) return errors;
-    // Channel banks have a lock of their own (credit_link's banks take ".lock"): the two kinds
-    // never prune or build each other's directories.
-    FileLock lock((fs::path(root) / ".lock-channels").string());
-    missing();
-    std::vector<Item*> todo;
-    for (auto& item : items)
-        if (item.error.empty()) todo.push_back(&item);
-    if (!todo.empty()) {
-        prune_banks(root, "channels_", kChannelBankMagic, [&](const Manifest& m, const Manifest::Variant& v) {
-            return channel_stamp(v.files, m.fst, sources.source_root) == v.stamp;
-        });
+    const BankKind kind{"channels_", kChannelBankMagic, ".lock-channels", [&](const std::vector<std::string>& rtl, bool fst) {
+                            return channel_stamp(rtl, fst, sources.source_root);
+                        }};
+    return build_missing<Item>(wanted, root, sources.fst, kind, [&] { return channel_rtl_files(sources); },
+                               [&](std::vector<Item*>& todo) {
         const std::string error = build_bank(todo, sources, root, status);
-        if (!error.empty()) {
-            // Split by RTL set: one mutant that does not build must not take the others with it.
-            std::vector<std::string> stamps;
-            for (Item* i : todo)
-                if (std::find(stamps.begin(), stamps.end(), i->stamp) == stamps.end()) stamps.push_back(i->stamp);
-            if (stamps.size() == 1) {
-                for (Item* i : todo) i->error = error;
-            } else {
-                for (const auto& stamp : stamps) {
-                    std::vector<Item*> part;
-                    for (Item* i : todo)
-                        if (i->stamp == stamp) part.push_back(i);
-                    const std::string e = build_bank(part, sources, root, status);
-                    for (Item* i : part) i->error = e;
-                }
-            }
+        if (error.empty()) return;
+        // Split by RTL set: one mutant that does not build must not take the others with it.
+        std::vector<std::string> stamps;
+        for (Item* i : todo)
+            if (std::find(stamps.begin(), stamps.end(), i->stamp) == stamps.end()) stamps.push_back(i->stamp);
+        if (stamps.size() == 1) {
+            for (Item* i : todo) i->error = error;
+            return;
         }
-    }
-    for (const auto& item : items)
-        if (!item.error.empty() && std::find(errors.begin(), errors.end(), item.error) == errors.end())
-            errors.push_back(item.error);
-    return errors;
+        for (const auto& stamp : stamps) {
+            std::vector<Item*> part;
+            for (Item* i : todo)
+                if (i->stamp == stamp) part.push_back(i);
+            const std::string e = build_bank(part, sources, root, status);
+            for (Item* i : part) i->error = e;
+        }
+    });
 }
 
 std::unique_ptr<ChannelLibrary> ChannelLibrary::load(const ChannelWanted& wanted, const DutSources& sources,

@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -152,6 +153,58 @@ Manifest plan_bank(const std::vector<Item*>& items, const char* magic, bool fst,
         add(*item, variant);
     }
     return m;
+}
+
+// One kind of bank (channel banks, network banks) as build_missing() handles it: its folders'
+// prefix under <build>/duts, its manifest's first line, its lock file, and its stamp of an RTL set.
+struct BankKind {
+    const char* prefix;      // "channels_"
+    const char* magic;       // kChannelBankMagic
+    const char* lock;        // ".lock-channels": each kind has its own, so kinds never prune each other
+    std::function<std::string(const std::vector<std::string>& rtl, bool fst)> stamp;
+};
+
+// Builds every wanted configuration (each has .config, with key(), and .rtl, empty for
+// default_rtl) that no complete bank of `kind` under `root` holds: the list is made, made again
+// under the kind's lock (another process may have built them meanwhile), the stale banks are
+// pruned and build(todo) builds the rest, setting each item's error. Item is an aggregate
+// {config, rtl, stamp, error}. The distinct error lines, empty when all are ready.
+template <class Item, class Wanted, class DefaultRtl, class Build>
+std::vector<std::string> build_missing(const std::vector<Wanted>& wanted, const std::string& root, bool fst,
+                                       const BankKind& kind, DefaultRtl default_rtl, Build build) {
+    std::vector<Item> items;
+    const auto missing = [&] {
+        items.clear();
+        for (const auto& w : wanted) {
+            Item item{{w.config}, w.rtl.empty() ? default_rtl() : w.rtl, "", ""};
+            for (const auto& f : item.rtl)
+                if (!fs::exists(f)) item.error = "RTL file " + f + " not found";
+            if (item.error.empty()) {
+                item.stamp = kind.stamp(item.rtl, fst);
+                if (find_bank(root, kind.prefix, kind.magic, item.stamp, item.config.key())) continue;
+            }
+            bool twice = false;
+            for (const auto& other : items) twice = twice || (other.stamp == item.stamp && other.config.key() == item.config.key());
+            if (!twice) items.push_back(item);
+        }
+    };
+    missing();
+    std::vector<std::string> errors;
+    if (items.empty()) return errors;
+    FileLock lock((fs::path(root) / kind.lock).string());
+    missing();
+    std::vector<Item*> todo;
+    for (auto& item : items)
+        if (item.error.empty()) todo.push_back(&item);
+    if (!todo.empty()) {
+        prune_banks(root, kind.prefix, kind.magic,
+                    [&](const Manifest& m, const Manifest::Variant& v) { return kind.stamp(v.files, m.fst) == v.stamp; });
+        build(todo);
+    }
+    for (const auto& item : items)
+        if (!item.error.empty() && std::find(errors.begin(), errors.end(), item.error) == errors.end())
+            errors.push_back(item.error);
+    return errors;
 }
 
 // A DUT from a plugin's factory, instance `index`, with `plusargs` ("+name=value") as its RTL's

@@ -18,7 +18,7 @@ constexpr const char* kNetworkBankMagic = "creditloop-network-bank 1";
 constexpr const char* kNetworkContractFiles[] = {"tb/harness/noc_dut.h", "tb/dut/verilated_network.cpp",
                                                  "tb/dut/network_bank.cpp", "tb/dut/network_bank.h",
                                                  "cmake/dut/CMakeLists.txt", "tb/dut/verilated_top.h",
-                                                 "tb/dut/checked_trace.h"};
+                                                 "tb/dut/checked_trace.h", "tb/dut/dut_bank.h"};
 
 std::string network_stamp(const std::vector<std::string>& rtl, bool fst, const std::string& source_root) {
     uint64_t hash = fnv1a(std::string("network ") + (fst ? "fst" : "vcd") + coverage_flavour());
@@ -80,41 +80,14 @@ std::vector<std::string> build_network_duts(const std::vector<NetworkWanted>& wa
     if (ec) return {"cannot create " + root + ": " + ec.message()};
     if (!fs::exists(runtime_library(sources)))
         return {runtime_library(sources) + " not found: build the project first (make build)"};
-    std::vector<Item> items;
-    const auto missing = [&] {
-        items.clear();
-        for (const auto& w : wanted) {
-            Item item{{w.config}, w.rtl.empty() ? network_rtl_files(sources) : w.rtl, "", ""};
-            for (const auto& f : item.rtl)
-                if (!fs::exists(f)) item.error = "RTL file " + f + " not found";
-            if (item.error.empty()) {
-                item.stamp = network_stamp(item.rtl, sources.fst, sources.source_root);
-                if (find_bank(root, "noc_", kNetworkBankMagic, item.stamp, item.config.key())) continue;
-            }
-            bool twice = false;
-            for (const auto& other : items) twice = twice || (other.stamp == item.stamp && other.config.key() == item.config.key());
-            if (!twice) items.push_back(item);
-        }
-    };
-    missing();
-    std::vector<std::string> errors;
-    if (items.empty()) return errors;
-    FileLock lock((fs::path(root) / ".lock-networks").string());
-    missing();
-    std::vector<Item*> todo;
-    for (auto& item : items)
-        if (item.error.empty()) todo.push_back(&item);
-    if (!todo.empty()) {
-        prune_banks(root, "noc_", kNetworkBankMagic, [&](const Manifest& m, const Manifest::Variant& v) {
-            return network_stamp(v.files, m.fst, sources.source_root) == v.stamp;
-        });
-        const std::string error = build_bank(todo, sources, root, status);
-        for (Item* i : todo) i->error = error;
-    }
-    for (const auto& item : items)
-        if (!item.error.empty() && std::find(errors.begin(), errors.end(), item.error) == errors.end())
-            errors.push_back(item.error);
-    return errors;
+    const BankKind kind{"noc_", kNetworkBankMagic, ".lock-networks", [&](const std::vector<std::string>& rtl, bool fst) {
+                            return network_stamp(rtl, fst, sources.source_root);
+                        }};
+    return build_missing<Item>(wanted, root, sources.fst, kind, [&] { return network_rtl_files(sources); },
+                               [&](std::vector<Item*>& todo) {
+                                   const std::string error = build_bank(todo, sources, root, status);
+                                   for (Item* i : todo) i->error = error;
+                               });
 }
 
 std::unique_ptr<NetworkLibrary> NetworkLibrary::load(const NetworkWanted& wanted, const DutSources& sources,
