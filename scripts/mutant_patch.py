@@ -190,7 +190,10 @@ def main(argv):
         example_files = example_mutant_files(examples)
         problems = []
         # An example's mutant patches a file of its design, the folder above its mutants/.
-        for path, base in [(f, rtl) for f in files] + [(f, f.parent.parent) for f in example_files]:
+        # The network's mutants patch rtl/noc/'s files.
+        network_files = sorted((rtl / "mutants" / "noc").glob("*.mutant"))
+        for path, base in ([(f, rtl) for f in files] + [(f, rtl / "noc") for f in network_files] +
+                           [(f, f.parent.parent) for f in example_files]):
             try:
                 problems += check_marked(path, base)
             except PatchError as e:
@@ -207,7 +210,7 @@ def main(argv):
                         problems.append(f"{path}: the CLI builds it differently from this script")
         for p in problems:
             print(p)
-        print(f"mutant patches: {len(files) + len(example_files)} checked ({len(example_files)} of the examples), "
+        print(f"mutant patches: {len(files) + len(network_files) + len(example_files)} checked ({len(example_files)} of the examples), "
               f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
         return 1 if problems else 0
     except PatchError as e:

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 #include <regex>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -25,11 +26,11 @@ namespace creditloop {
 namespace {
 
 struct NetworkOptions {
-    std::string topology = "ring:4", routing, pattern = "uniform", waves_dir = "waves", table_dir, mutant;
+    std::string topology = "ring:4", routing, pattern = "uniform", waves_dir = "waves", table_dir, mutant, mutants_dir;
     int vcs = 2, buffer = 4, stages = 1, flits = 1;
     double rate = 0.1;
     uint64_t cycles = 10000, warmup = 1000, seed = 1;
-    bool expect_deadlock = false, model_only = false, waves = false, force = false, slice = false;
+    bool expect_deadlock = false, model_only = false, waves = false, force = false, slice = false, mutants = false;
 };
 
 // The topology's words: ring:N (one way), ring2:N (both ways), mesh:XxY.
@@ -108,17 +109,19 @@ std::string write_save_file(const std::string& waves, const std::string& scope, 
     return out ? path : "";
 }
 
-void print_bounds(const NocBounds& b) {
-    std::cout << fmt::format("closed forms: average hops {:.3f}, zero-load latency {:.2f} cycles; channel-load bound {:.3f} ({}); ",
+void print_bounds(std::ostream& out, const NocBounds& b) {
+    out << fmt::format("closed forms: average hops {:.3f}, zero-load latency {:.2f} cycles; channel-load bound {:.3f} ({}); ",
                              b.average_hops, b.zero_load, b.channel_load, b.channel_load_at);
-    if (b.credit_known) std::cout << fmt::format("credit bound {:.3f} ({}); saturation <= {:.3f}\n", b.credit, b.credit_at, b.saturation());
-    else std::cout << "credit bound: not derived for adaptive routing (the split between VCs is the router's choice)\n";
+    if (b.credit_known) out << fmt::format("credit bound {:.3f} ({}); saturation <= {:.3f}\n", b.credit, b.credit_at, b.saturation());
+    else out << "credit bound: not derived for adaptive routing (the split between VCs is the router's choice)\n";
 }
 
 }  // namespace
 
-int run_network_command(const std::vector<std::string>& args, const std::string& program) {
-    NetworkOptions o;
+namespace {
+
+// The options, read and checked into a run; nullopt and the exit code on bad input or --help.
+std::optional<NetworkRequest> parse_network(const std::vector<std::string>& args, int& exit_code, NetworkOptions& o) {
     CLI::App app{"A credit network of routers on the RTL, in lockstep with the model: channel dependency graph, zero-load "
                  "latency, then traffic at one offered rate against the closed forms, with the deadlock detector.",
                  "creditloop network"};
@@ -140,60 +143,137 @@ int run_network_command(const std::vector<std::string>& args, const std::string&
     app.add_option("--mutant", o.mutant, "a patch of one network RTL file (rtl/mutants/noc/*.mutant)");
     app.add_option("--table", o.table_dir, "make network's grid instead of one run: table and plots into DIR");
     add_flag(app, "--slice", o.slice, "make sim's network slice instead of one run");
+    add_flag(app, "--mutants", o.mutants, "every mutant of rtl/mutants/noc/ on the run its header gives: each must fail its expected check");
     add_flag(app, "--force", o.force, "with --table: overwrite DIR's files");
     ParseError error;
-    if (!parse_command(app, args, error)) return parse_failed(error);
-
-    const DutSources sources = DutSources::from_environment();
-    if (!o.table_dir.empty()) return run_network_table(o.table_dir, o.force, sources, o.seed);
-    if (o.slice) return run_network_slice(sources, o.seed);
-
-    NocRunSpec spec;
-    NocConfig& c = spec.config;
+    if (!parse_command(app, args, error)) {
+        exit_code = parse_failed(error);
+        return std::nullopt;
+    }
+    NetworkRequest q;
+    NocConfig& c = q.spec.config;
     c.v = o.vcs;
     c.b = o.buffer;
     c.l = o.stages;
-    const auto bad = [](const std::string& message) {
+    const auto bad = [&](const std::string& message) {
         std::cerr << "creditloop: " << message << "\n";
-        return 2;
+        exit_code = 2;
+        return std::nullopt;
     };
     if (auto e = read_topology(o.topology, c)) return bad(*e);
     if (auto e = read_routing(o.routing, c)) return bad(*e);
-    if (auto e = read_pattern(o.pattern, spec.traffic)) return bad(*e);
-    if (auto e = pattern_problem(c, spec.traffic); !e.empty()) return bad(e);
+    if (auto e = read_pattern(o.pattern, q.spec.traffic)) return bad(*e);
+    if (auto e = pattern_problem(c, q.spec.traffic); !e.empty()) return bad(e);
     if (o.rate <= 0.0) return bad("--rate 0: offer some traffic (0 < P <= 1)");
-    spec.traffic.rate = o.rate;
-    spec.traffic.flits = o.flits;
-    spec.traffic.seed = o.seed;
-    spec.measure = o.cycles;
-    spec.warmup = o.warmup;
-    spec.drain = std::max<uint64_t>(20000, 4 * o.cycles);
-    spec.expect_deadlock = o.expect_deadlock;
+    if (!o.mutant.empty() && !fs::exists(o.mutant)) return bad("--mutant " + o.mutant + ": no such file");
+    q.spec.traffic.rate = o.rate;
+    q.spec.traffic.flits = o.flits;
+    q.spec.traffic.seed = o.seed;
+    q.spec.measure = o.cycles;
+    q.spec.warmup = o.warmup;
+    q.spec.drain = std::max<uint64_t>(20000, 4 * o.cycles);
+    q.spec.expect_deadlock = o.expect_deadlock;
+    q.pattern = o.pattern;
+    return q;
+}
+
+}  // namespace
+
+NetworkVerdict check_network(const NetworkRequest& q, NocDut* dut, std::ostream& out, NocRunResult* result) {
+    const NocRunSpec& spec = q.spec;
+    const NocConfig& c = spec.config;
+    NetworkVerdict v;
+    const auto failed = [&](const std::string& check, const std::string& line) {
+        if (v.first_check.empty()) v.first_check = check;
+        ++v.failures;
+        out << "FAIL " << line << "\n";
+    };
+    // On paper first: the channel dependency graph of the routing function.
+    const NocDependencyGraph g = dependency_graph(c, [&](int here, int dest, int in_port, int in_vc) {
+        if (!dut) return noc_route(c, here, dest, in_port, in_vc);
+        const auto r = dut->route(here, dest, in_port, in_vc);
+        return NocRoute{r.port, r.mask};
+    });
+    std::string cycle_text;
+    for (const auto& ch : g.cycle) cycle_text += ch + " -> ";
+    out << "channel dependency graph (" << (dut ? "the RTL's route block" : "the model's routing") << "): " << g.edges
+        << " edges, " << (g.cycle.empty() ? "acyclic" : "a cycle: " + cycle_text + g.cycle.front()) << "\n";
+    // A dateline, and dimension order, promise an acyclic graph (Dally and Seitz).
+    const bool promised = (c.topo != 2 && c.routing == 1) || (c.topo == 2 && c.routing == 0);
+    if (promised && !g.cycle.empty())
+        failed("dependency graph", "dependency graph: " + routing_name(c) + " routing must give an acyclic graph, the RTL's has a cycle");
+
+    const NocZeroLoad z = zero_load_check(dut, c, spec.traffic.flits);
+    if (z.violation) failed(z.violation->check, "zero load: " + z.violation->line());
+    else
+        out << "zero-load latency: " << z.pairs << " pairs, one packet at a time, each exactly h (L + 2) + 2 + (F - 1)"
+            << (dut ? ", model in lockstep" : "") << "\n";
+    const NocBounds b = network_bounds(c, spec.traffic);
+    print_bounds(out, b);
+
+    const NocRunResult r = run_network(dut, spec);
+    out << fmt::format("measured over cycles {}..{}: offered {:.3f}, accepted {:.3f} flits/node/cycle; latency average {:.2f}, 99th percentile {:.0f} cycles ({} packets)\n",
+                       spec.warmup, spec.warmup + spec.measure, r.offered, r.accepted, r.latency_avg, r.latency_p99, r.latency_count);
+    if (!r.credit_use.empty()) {
+        auto use = r.credit_use;
+        double mean = 0;
+        for (const auto& u : use) mean += u.share;
+        mean /= double(use.size());
+        std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) { return x.share > y.share; });
+        out << fmt::format("credit use per link (share of V x B credits out): mean {:.1f} %, highest", 100 * mean);
+        for (size_t i = 0; i < use.size() && i < 4; ++i) out << fmt::format(" {}.{} {:.1f} %", use[i].node, use[i].port, 100 * use[i].share);
+        out << "\n";
+    }
+    if (r.deadlock) out << "deadlock " << r.deadlock->line() << "\n";
+    if (r.violation) failed(r.violation->check, r.violation->line());
+    if (r.assertion_cycle) failed("assertion", "an RTL assertion fired at cycle " + std::to_string(*r.assertion_cycle));
+    if (spec.expect_deadlock && !r.deadlock)
+        failed("deadlock", "a deadlock was expected and none was found in " + std::to_string(r.cycles) + " cycles");
+    if (!r.violation && !r.deadlock && b.credit_known && r.accepted > b.saturation() * 1.02 + 1e-9)
+        failed("bound", fmt::format("accepted {:.3f} flits/node/cycle is above the closed-form saturation {:.3f}", r.accepted, b.saturation()));
+    if (!r.violation && !r.deadlock && !r.drained && spec.traffic.rate < 0.9 * b.saturation())
+        failed("delivery", "below saturation the window's packets were not all delivered within " + std::to_string(spec.drain) + " cycles");
+    if (!r.deadlock && !r.violation && !r.drained) out << "above saturation: the window's packets were still queued at the end of the drain\n";
+    out << "checks: lockstep " << (dut ? std::to_string(r.lockstep_cycles) + " cycles" : std::string("off (model alone)"))
+        << ", conservation, overflow, send at zero, delivery (" << r.packets_delivered << " packets), deadlock\n";
+    if (result) *result = r;
+    return v;
+}
+
+std::optional<NetworkRequest> parse_network_request(const std::vector<std::string>& args, int& exit_code) {
+    NetworkOptions o;
+    return parse_network(args, exit_code, o);
+}
+
+int run_network_command(const std::vector<std::string>& args, const std::string& program) {
+    NetworkOptions o;
+    int exit_code = 0;
+    const auto request = parse_network(args, exit_code, o);
+    const DutSources sources = DutSources::from_environment();
+    if (!request) return exit_code;
+    if (!o.table_dir.empty()) return run_network_table(o.table_dir, o.force, sources, o.seed);
+    if (o.slice) return run_network_slice(sources, o.seed);
+    if (o.mutants) return run_network_mutants(sources, program);
+    const NocConfig& c = request->spec.config;
 
     std::vector<std::string> rtl;
     if (!o.mutant.empty()) {
-        if (!fs::exists(o.mutant)) return bad("--mutant " + o.mutant + ": no such file");
         std::string why;
         rtl = network_mutant_rtl(o.mutant, sources, why);
-        if (rtl.empty()) return bad("--mutant " + o.mutant + ": " + why);
+        if (rtl.empty()) {
+            std::cerr << "creditloop: --mutant " << o.mutant << ": " << why << "\n";
+            return 2;
+        }
     }
-
     std::cout << "network " << noc_key(c) << ", " << o.pattern << " at " << fmt::format("{:.3f}", o.rate)
               << " flits/node/cycle, " << o.flits << "-flit packets, seed " << o.seed << (o.model_only ? ", model alone" : "")
               << (o.mutant.empty() ? "" : ", mutant " + o.mutant) << "\n";
     std::unique_ptr<NetworkLibrary> lib;
     std::unique_ptr<NocDut> dut;
     if (!o.model_only) {
-        {
-            std::optional<Progress> progress;   // drawn only when something is built
-            const auto errors = build_network_duts({{c, rtl}}, sources, [&](const std::string& s) {
-                if (!progress) progress.emplace("creditloop network"), progress->phase("building " + noc_key(c));
-                progress->status(s);
-            });
-            if (!errors.empty()) {
-                std::cerr << "creditloop: " << errors.front() << "\n";
-                return 3;
-            }
+        if (std::string e = build_networks({{c, rtl}}, sources, "building " + noc_key(c)); !e.empty()) {
+            std::cerr << "creditloop: " << e << "\n";
+            return 3;
         }
         std::string load_error;
         lib = NetworkLibrary::load({c, rtl}, sources, load_error);
@@ -203,93 +283,39 @@ int run_network_command(const std::vector<std::string>& args, const std::string&
         }
         dut = lib->create();
     }
-    int failures = 0;
-    // On paper first: the channel dependency graph of the routing function.
-    const NocDependencyGraph g = dependency_graph(c, [&](int here, int dest, int in_port, int in_vc) {
-        if (!dut) return noc_route(c, here, dest, in_port, in_vc);
-        const auto r = dut->route(here, dest, in_port, in_vc);
-        return NocRoute{r.port, r.mask};
-    });
-    std::string cycle_text;
-    for (const auto& ch : g.cycle) cycle_text += ch + " -> ";
-    std::cout << "channel dependency graph (" << (dut ? "the RTL's route block" : "the model's routing") << "): " << g.edges
-              << " edges, " << (g.cycle.empty() ? "acyclic" : "a cycle: " + cycle_text + g.cycle.front()) << "\n";
-
-    const NocZeroLoad z = zero_load_check(dut.get(), c, o.flits);
-    if (z.violation) {
-        ++failures;
-        std::cout << "FAIL zero load: " << z.violation->line() << "\n";
-    } else {
-        std::cout << "zero-load latency: " << z.pairs << " pairs, one packet at a time, each exactly h (L + 2) + 2 + (F - 1)"
-                  << (dut ? ", model in lockstep" : "") << "\n";
-    }
-    const NocBounds b = network_bounds(c, spec.traffic);
-    print_bounds(b);
-
     std::string waves;
-    const auto run = [&](bool traced) {
-        if (dut && traced) {
-            fs::create_directories(o.waves_dir);
-            waves = (fs::path(o.waves_dir) / ("network_" + noc_key(c) + "_seed" + std::to_string(o.seed) + "." + lib->trace_format())).string();
-            dut = lib->create();
-            dut->open_trace(waves);
-        }
-        NocRunResult r = run_network(dut.get(), spec);
-        if (dut && traced) dut->close_trace();
-        return r;
+    const auto open_waves = [&] {
+        fs::create_directories(o.waves_dir);
+        waves = (fs::path(o.waves_dir) / ("network_" + noc_key(c) + "_seed" + std::to_string(o.seed) + "." + lib->trace_format())).string();
+        dut = lib->create();
+        if (std::string e = dut->open_trace(waves); !e.empty()) std::cerr << "creditloop: " << e << "\n";
     };
-    NocRunResult r = run(o.waves);
-    std::cout << fmt::format("measured over cycles {}..{}: offered {:.3f}, accepted {:.3f} flits/node/cycle; latency average {:.2f}, 99th percentile {:.0f} cycles ({} packets)\n",
-                             spec.warmup, spec.warmup + spec.measure, r.offered, r.accepted, r.latency_avg, r.latency_p99, r.latency_count);
-    if (!r.credit_use.empty()) {
-        auto use = r.credit_use;
-        double mean = 0;
-        for (const auto& u : use) mean += u.share;
-        mean /= double(use.size());
-        std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) { return x.share > y.share; });
-        std::cout << fmt::format("credit use per link (share of V x B credits out): mean {:.1f} %, highest", 100 * mean);
-        for (size_t i = 0; i < use.size() && i < 4; ++i) std::cout << fmt::format(" {}.{} {:.1f} %", use[i].node, use[i].port, 100 * use[i].share);
-        std::cout << "\n";
-    }
-    if (r.deadlock) std::cout << "deadlock " << r.deadlock->line() << "\n";
-    if (r.violation) {
-        ++failures;
-        std::cout << "FAIL " << r.violation->line() << "\n";
-    }
-    if (r.assertion_cycle) {
-        ++failures;
-        std::cout << "FAIL an RTL assertion fired at cycle " << *r.assertion_cycle << "\n";
-    }
-    if (o.expect_deadlock && !r.deadlock) {
-        ++failures;
-        std::cout << "FAIL a deadlock was expected and none was found in " << r.cycles << " cycles\n";
-    }
-    const double slack = 0.02;
-    if (!r.violation && !r.deadlock && b.credit_known && r.accepted > b.saturation() * (1 + slack) + 1e-9) {
-        ++failures;
-        std::cout << fmt::format("FAIL accepted {:.3f} flits/node/cycle is above the closed-form saturation {:.3f}\n", r.accepted, b.saturation());
-    }
-    if (!r.violation && !r.deadlock && !r.drained && o.rate < 0.9 * b.saturation()) {
-        ++failures;
-        std::cout << "FAIL below saturation the window's packets were not all delivered within " << spec.drain << " cycles\n";
-    }
-    if (!r.deadlock && !r.violation && !r.drained) std::cout << "above saturation: the window's packets were still queued at the end of the drain\n";
-    std::cout << "checks: lockstep " << (dut ? std::to_string(r.lockstep_cycles) + " cycles" : std::string("off (model alone)"))
-              << ", conservation, overflow, send at zero, delivery (" << r.packets_delivered << " packets), deadlock\n";
-    const std::string rerun = program + " network " + [&] {
-        std::string line;
-        for (const auto& a : args) line += (line.empty() ? "" : " ") + a;
-        return line;
-    }();
-    if (failures && dut) {
-        if (!o.waves) r = run(true);
-        const std::string save = write_save_file(waves, lib->trace_scope(), c, r);
-        std::cout << "waves: gtkwave " << waves << " " << save << "\nrerun: " << rerun << "\n";
-    } else if (o.waves && dut) {
+    if (dut && o.waves) open_waves();
+    NocRunResult r;
+    const NetworkVerdict v = check_network(*request, dut.get(), std::cout, &r);
+    std::string rerun = program + " network";
+    for (const auto& a : args) rerun += " " + a;
+    if (dut && (o.waves || v.failures)) {
+        if (!o.waves) {   // the same run again, with waves (the same seed gives the same cycles)
+            open_waves();
+            std::ostringstream quiet;
+            check_network(*request, dut.get(), quiet, &r);
+        }
+        dut->close_trace();
         std::cout << "waves: gtkwave " << waves << " " << write_save_file(waves, lib->trace_scope(), c, r) << "\n";
     }
-    std::cout << (failures ? "FAIL" : "PASS") << "\n";
-    return failures ? 1 : 0;
+    if (v.failures) std::cout << "rerun: " << rerun << "\n";
+    std::cout << (v.failures ? "FAIL" : "PASS") << "\n";
+    return v.failures ? 1 : 0;
+}
+
+std::string build_networks(const std::vector<NetworkWanted>& wanted, const DutSources& sources, const std::string& what) {
+    std::optional<Progress> progress;   // drawn only when something is built
+    const auto errors = build_network_duts(wanted, sources, [&](const std::string& s) {
+        if (!progress) progress.emplace("creditloop network"), progress->phase(what);
+        progress->status(s);
+    });
+    return errors.empty() ? "" : errors.front();
 }
 
 }  // namespace creditloop

@@ -6,11 +6,44 @@
 // latency-against-offered-load plot per setup.
 #pragma once
 
+#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
+
+#include "dut_library.h"
+#include "network_library.h"
+#include "noc_run.h"
 
 namespace creditloop {
 
 int run_network_command(const std::vector<std::string>& args, const std::string& program);
+
+// One run as the options describe it (parse_network in network_command.cpp).
+struct NetworkRequest {
+    NocRunSpec spec;
+    std::string pattern;   // as given
+};
+// The options of one run, read and checked; nullopt and the exit code (bad input: 2, one line
+// printed) otherwise.
+std::optional<NetworkRequest> parse_network_request(const std::vector<std::string>& args, int& exit_code);
+
+// A run's checks, in order: the dependency graph (a dateline or dimension order must give an
+// acyclic one), zero-load latency per pair, then the traffic run's scoreboards, the deadlock
+// verdict and the closed-form bound. Prints its lines to `out`.
+struct NetworkVerdict {
+    int failures = 0;
+    std::string first_check;   // the check that failed first ("lockstep", "conservation", ...)
+};
+NetworkVerdict check_network(const NetworkRequest& request, NocDut* dut, std::ostream& out, NocRunResult* result = nullptr);
+
+// Builds what `wanted` needs, a progress line shown only while building; "" or the first error.
+std::string build_networks(const std::vector<NetworkWanted>& wanted, const DutSources& sources, const std::string& what);
+
+// `creditloop network --mutants`: every rtl/mutants/noc/*.mutant on the run its
+// `// creditloop-network:` line gives (one bank for all), each of which must fail first at the
+// check its `expect=` names. A table, one line a mutant; exit 1 when one escapes or is caught by
+// another check.
+int run_network_mutants(const DutSources& sources, const std::string& program);
 
 }  // namespace creditloop

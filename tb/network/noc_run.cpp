@@ -189,6 +189,7 @@ private:
         std::vector<std::vector<int>> waits(size_t(nodes) * kNocSlots);
         if (dut_) {
             dut_->step(pins);
+            scoreboards(now, pins);   // the RTL's own ports first: the most specific finding
             lockstep_state(now, pins);
         } else {
             for (int n = 0; n < nodes; ++n)
@@ -216,7 +217,6 @@ private:
             if (spec_.stop_at_deadlock) return false;
         }
 
-        if (dut_) scoreboards(now, pins);
         account(now, pins);
         return !r_.violation;
     }
