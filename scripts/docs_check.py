@@ -82,6 +82,9 @@ RULES = [
     # output; a recording newer than the build and the script is compared instead of a second run.
     (r"python3 scripts/mutation\.py --ci$", ("recorded", os.path.join("build", "mutation_ci", "transcript.json"),
                                              ["build/creditloop", "scripts/mutation.py", "rtl"])),
+    # The CTest test network_mutants runs it and records its output (a bank of its own: minutes).
+    (r"build/creditloop network --mutants$", ("recorded", os.path.join("build", "network_mutants.json"),
+                                              ["build/creditloop", "rtl", "tb/network"])),
     (r"make formal(?!.*FORMAL_ONLY)", ("reduced", "FORMAL_ONLY='L1_B1_K1_W2'")),
     # The CI subset is the CTest test formal already; here a few of its items (a later --only wins).
     (r"python3 scripts/formal\.py --ci(?!.*--list)", ("reduced", "--only 'L1_B1_*,mutant_channel_shared_count'")),

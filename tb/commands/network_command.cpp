@@ -206,7 +206,7 @@ NetworkVerdict check_network(const NetworkRequest& q, NocDut* dut, std::ostream&
     const NocZeroLoad z = zero_load_check(dut, c, spec.traffic.flits);
     if (z.violation) failed(z.violation->check, "zero load: " + z.violation->line());
     else
-        out << "zero-load latency: " << z.pairs << " pairs, one packet at a time, each exactly h (L + 2) + 2 + (F - 1)"
+        out << "zero-load latency: " << z.pairs << " pairs, one packet at a time, each exactly h (L + 2) + 2 + s(F)"
             << (dut ? ", model in lockstep" : "") << "\n";
     const NocBounds b = network_bounds(c, spec.traffic);
     print_bounds(out, b);

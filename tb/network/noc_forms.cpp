@@ -45,16 +45,17 @@ int popcount(unsigned m) {
 
 int noc_hops(const NocConfig& c, int s, int d) { return int(path(c, s, d).size()); }
 
-long long vc_period(const NocConfig& c, int flits) {
-    // Flit i leaves at max(i, (leave of flit i - B) + RTT); the VC is free once the last credit
-    // is back, RTT after the tail left.
+long long tail_delay(const NocConfig& c, int flits) {
     std::vector<long long> leave(size_t(flits), 0);
-    for (int i = 0; i < flits; ++i) {
-        leave[size_t(i)] = i == 0 ? 0 : leave[size_t(i - 1)] + 1;
+    for (int i = 1; i < flits; ++i) {
+        leave[size_t(i)] = leave[size_t(i - 1)] + 1;
         if (i >= c.b) leave[size_t(i)] = std::max(leave[size_t(i)], leave[size_t(i - c.b)] + credit_rtt(c));
     }
-    return leave.back() + credit_rtt(c);
+    return leave.back();
 }
+
+// The VC is free once the tail's credit is back, RTT after the tail left.
+long long vc_period(const NocConfig& c, int flits) { return tail_delay(c, flits) + credit_rtt(c); }
 
 NocBounds network_bounds(const NocConfig& c, const NocTraffic& t) {
     NocBounds b;
@@ -77,7 +78,7 @@ NocBounds network_bounds(const NocConfig& c, const NocTraffic& t) {
         }
     }
     b.average_hops = pairs > 0 ? hops / pairs : 0.0;
-    b.zero_load = b.average_hops * (c.l + 2) + 2 + (t.flits - 1);
+    b.zero_load = b.average_hops * (c.l + 2) + 2 + double(tail_delay(c, t.flits));
     double worst = 0.0;
     for (const auto& [at, value] : load)
         if (value > worst) {

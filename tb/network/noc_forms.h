@@ -1,6 +1,8 @@
 // The closed forms of a credit network (docs/network.md derives each):
-//   zero-load latency   h (L + 2) + 2 + (F - 1): h links of L stages, 2 cycles in each router on
-//                       the way and 2 in the destination's, then the packet's other F - 1 flits;
+//   zero-load latency   h (L + 2) + 2 + s(F): h links of L stages, 2 cycles in each router on the
+//                       way and 2 in the destination's, then the tail s(F) cycles behind the head:
+//                       F - 1 when the B credits of a VC last the packet (F <= B or B >= RTT),
+//                       more when its flits wait for their credits;
 //   channel-load bound  a channel's load gamma_c (flits per cycle per unit of per-node injection
 //                       rate) from the pattern and the routing's paths; no node can be offered
 //                       more than 1 / max gamma_c (nor more than its sink takes);
@@ -21,11 +23,14 @@ namespace creditloop {
 
 // Links from s to d under the routing (the escape path under adaptive routing: a minimal one).
 int noc_hops(const NocConfig& c, int s, int d);
-inline long long zero_load_latency(const NocConfig& c, int hops, int flits) {
-    return (long long)hops * (c.l + 2) + 2 + (flits - 1);
-}
 // Cycles from a credit's use to its use again on a link of L stages.
 inline int credit_rtt(const NocConfig& c) { return 2 * c.l + 3; }
+// Cycles from a packet's head leaving a router to its tail leaving: flit i leaves at
+// max(leave of flit i - 1, + 1; leave of flit i - B + RTT).
+long long tail_delay(const NocConfig& c, int flits);
+inline long long zero_load_latency(const NocConfig& c, int hops, int flits) {
+    return (long long)hops * (c.l + 2) + 2 + tail_delay(c, flits);
+}
 // Cycles a VC is held by one packet of `flits` flits, from its head's allocation to the VC being
 // free again with every credit back (B credits, the round trip above).
 long long vc_period(const NocConfig& c, int flits);

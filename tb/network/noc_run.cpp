@@ -417,7 +417,7 @@ NocZeroLoad zero_load_check(NocDut* dut, const NocConfig& c, int flits) {
         if ((long long)(p.delivered - p.taken) != want || p.taken != p.made)
             z.violation = NocViolation{p.delivered, "zero-load latency", std::to_string(p.src) + " -> " + std::to_string(p.dest),
                                        "made at " + std::to_string(p.made) + ", taken at " + std::to_string(p.taken) + ", delivered at " + std::to_string(p.delivered) +
-                                           ": " + std::to_string(p.delivered - p.taken) + " cycles, want h (L + 2) + 2 + (F - 1) = " + std::to_string(want)};
+                                           ": " + std::to_string(p.delivered - p.taken) + " cycles, want h (L + 2) + 2 + s(F) = " + std::to_string(want)};
     }
     return z;
 }
