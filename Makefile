@@ -181,7 +181,8 @@ lint: build
 	$(BUILD)/creditloop tops --out $(BUILD)/tops --force >/dev/null
 	verilator --lint-only -Wall -Wno-DECLFILENAME -Irtl/observe --top-module credit_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/credit_link_observed.sv
 	verilator --lint-only -Wall -Wno-DECLFILENAME -Irtl/observe --top-module channel_link_observed rtl/*.sv rtl/observe/*.sv $(BUILD)/tops/channel_link_observed.sv
-	for net in "-GTOPO=0 -GNX=4 -GV=1" "-GTOPO=1 -GNX=8 -GROUTING=1 -GV=2" "-GTOPO=2 -GNX=4 -GNY=4 -GV=4 -GB=8 -GL=3"; do \
+	for net in "-GTOPO=0 -GNX=4 -GV=1" "-GTOPO=1 -GNX=8 -GROUTING=1 -GV=2" "-GTOPO=2 -GNX=4 -GNY=4 -GV=4 -GB=8 -GL=3" \
+	    "-GTOPO=2 -GNX=4 -GNY=4 -GROUTING=1 -GV=3 -GB=4"; do \
 	  verilator --lint-only -Wall -Wno-DECLFILENAME --top-module noc_network $$net rtl/noc/*.sv rtl/rx_buffer.sv \
 	    rtl/credit_counter.sv rtl/credit_return.sv rtl/pipeline.sv || exit 1; done
 

@@ -20,7 +20,15 @@ NocRoute noc_route(const NocConfig& c, int here, int dest, int in_port, int in_v
     if (dest == here) return {0, all};
     if (c.topo == 2) {
         const int hx = here % c.nx, hy = here / c.nx, dx = dest % c.nx, dy = dest / c.nx;
-        return {dx > hx ? 1 : dx < hx ? 2 : dy > hy ? 3 : 4, all};
+        // Dimension order: x until the column is right, then y.
+        NocRoute r{dx > hx ? 1 : dx < hx ? 2 : dy > hy ? 3 : 4, all};
+        // Adaptive: the adaptive VCs (all but the escape VC 0) on the other productive direction
+        // too, when the packet still has to move in both x and y.
+        if (c.routing == 1 && dx != hx && dy != hy) {
+            r.alt_port = dy > hy ? 3 : 4;
+            r.alt_mask = all & ~1u;
+        }
+        return r;
     }
     const int n = c.nodes();
     const int forward = (dest - here + n) % n;
@@ -82,7 +90,7 @@ NocModel::Outputs NocModel::step(const Inputs& in) {
     struct Decision {
         std::vector<NocRoute> route;
         std::vector<bool> va_grant, leave, take, offers, grant_valid;
-        std::vector<int> va_vc, want_port, want_vc, choice, grant;
+        std::vector<int> va_port, va_vc, want_port, want_vc, choice, grant;
         bool va_any = false;
         int va_first = 0;
         std::vector<bool> out_valid;
@@ -97,6 +105,7 @@ NocModel::Outputs NocModel::step(const Inputs& in) {
             if (r.in[q].head_valid) x.route[q] = noc_route(c_, n, r.in[q].head.dest, q / v, q % v);
         // VC allocation, round robin from va_next.
         x.va_grant.assign(q_count, false);
+        x.va_port.assign(q_count, 0);
         x.va_vc.assign(q_count, 0);
         std::vector<bool> claimed = r.busy;
         x.va_first = r.va_next;
@@ -104,14 +113,20 @@ NocModel::Outputs NocModel::step(const Inputs& in) {
             const int q = (r.va_next + k) % q_count;
             const InputVc& iv = r.in[q];
             if (!iv.head_valid || !iv.head.head || iv.held) continue;
-            for (int w = 0; w < v && !x.va_grant[q]; ++w) {
-                const int o = x.route[q].port * v + w;
-                if (((x.route[q].mask >> w) & 1u) && !claimed[o] && (x.route[q].port == 0 || r.credits[o] == c_.b)) {
+            // The route's port first, then its second port (adaptive routing), each VC in order.
+            const NocRoute& route = x.route[q];
+            const int candidate_port[2] = {route.port, route.alt_port};
+            const unsigned candidate_mask[2] = {route.mask, route.alt_mask};
+            for (int k = 0; k < 2 * v && !x.va_grant[q]; ++k) {
+                const int port = candidate_port[k / v], w = k % v, o = port * v + w;
+                if (((candidate_mask[k / v] >> w) & 1u) && !claimed[o] && (port == 0 || r.credits[o] == c_.b)) {
                     x.va_grant[q] = true;
+                    x.va_port[q] = port;
                     x.va_vc[q] = w;
                     claimed[o] = true;
                     if (!x.va_any) x.va_first = q;
                     x.va_any = true;
+                    if (k >= v) ++alt_grants_;
                 }
             }
         }
@@ -122,7 +137,7 @@ NocModel::Outputs NocModel::step(const Inputs& in) {
         std::vector<bool> eligible(q_count, false);
         for (int q = 0; q < q_count; ++q) {
             const InputVc& iv = r.in[q];
-            x.want_port[q] = iv.held ? iv.held_port : x.route[q].port;
+            x.want_port[q] = iv.held ? iv.held_port : x.va_grant[q] ? x.va_port[q] : x.route[q].port;
             x.want_vc[q] = iv.held ? iv.held_vc : x.va_vc[q];
             eligible[q] = iv.head_valid && (iv.held || x.va_grant[q]) && credit(x.want_port[q] * v + x.want_vc[q]) != 0;
         }
@@ -173,12 +188,17 @@ NocModel::Outputs NocModel::step(const Inputs& in) {
             if (!iv.head_valid || x.leave[q]) continue;
             const int port = x.want_port[q];
             if (port == 0) continue;   // the sink, not a buffer
-            const int m = c_.next(n, port);
             if (iv.held || x.va_grant[q]) {
-                if (credit(port * v + x.want_vc[q]) == 0) waits.push_back(m * q_count + port * v + x.want_vc[q]);
+                if (credit(port * v + x.want_vc[q]) == 0)
+                    waits.push_back(c_.next(n, port) * q_count + port * v + x.want_vc[q]);
             } else if (iv.head.head) {
+                // Refused a VC: it waits for every VC its route allows, on both of its ports.
+                const NocRoute& route = x.route[q];
                 for (int w = 0; w < v; ++w)
-                    if ((x.route[q].mask >> w) & 1u) waits.push_back(m * q_count + port * v + w);
+                    if ((route.mask >> w) & 1u) waits.push_back(c_.next(n, route.port) * q_count + route.port * v + w);
+                for (int w = 0; w < v; ++w)
+                    if ((route.alt_mask >> w) & 1u)
+                        waits.push_back(c_.next(n, route.alt_port) * q_count + route.alt_port * v + w);
             }
         }
     }
@@ -206,9 +226,9 @@ NocModel::Outputs NocModel::step(const Inputs& in) {
             }
             if (x.va_grant[q]) {
                 iv.held = true;
-                iv.held_port = x.route[q].port;
+                iv.held_port = x.va_port[q];
                 iv.held_vc = x.va_vc[q];
-                r.busy[x.route[q].port * v + x.va_vc[q]] = true;
+                r.busy[x.va_port[q] * v + x.va_vc[q]] = true;
             }
             if (x.leave[q] && leaving.tail) {
                 iv.held = false;

@@ -14,7 +14,8 @@ namespace creditloop {
 struct NocConfig {
     int topo = 0;      // 0 one-way ring, 1 two-way ring, 2 mesh
     int nx = 4, ny = 1;
-    int routing = 0;   // ring: 0 minimal, 1 minimal with a dateline; mesh: 0 dimension order
+    int routing = 0;   // ring: 0 minimal, 1 minimal with a dateline; mesh: 0 dimension order,
+                       // 1 minimal adaptive with VC 0 a dimension-order escape VC (Duato)
     int v = 2;         // VCs per port
     int b = 4;         // slots per VC (B - 1 in the buffer, one at its head)
     int l = 1;         // link stages each way
@@ -36,10 +37,14 @@ struct NocFlit {
 struct NocRoute {
     int port = 0;
     unsigned mask = 0;
+    int alt_port = 0;        // adaptive routing's second port (0: none)
+    unsigned alt_mask = 0;   // the VCs allowed there
 };
 
 // The routing function: output port and the output VCs allowed, for a head flit at node
-// `here` bound for `dest` that is in input port `in_port`, VC `in_vc`.
+// `here` bound for `dest` that is in input port `in_port`, VC `in_vc`; under adaptive routing,
+// `port` is the dimension-order port and `alt_port` the other productive one. A head is given
+// the first free VC of `port`'s allowed ones (in increasing order), else of `alt_port`'s.
 NocRoute noc_route(const NocConfig& c, int here, int dest, int in_port, int in_vc);
 
 class NocModel {
@@ -72,11 +77,13 @@ public:
     // The wait-for graph of the last step, over the input VC buffers (id: (node * ports + port)
     // * V + vc). A buffer whose head flit could not leave because it lacked a credit, or was
     // refused an output VC, waits for the buffer(s) downstream that hold those slots: the one of
-    // its output VC, or every one of the VCs its route allows. A head waiting for the switch or
-    // for the sink waits for no buffer.
+    // its output VC, or every one of the VCs its route allows (on both of its ports under
+    // adaptive routing). A head waiting for the switch or for the sink waits for no buffer.
     const std::vector<std::vector<int>>& waits() const { return waits_; }
     // Whether each buffer's head flit left in the last step.
     const std::vector<bool>& moved() const { return moved_; }
+    // Head flits given a VC on their route's second port (adaptive routing), since construction.
+    uint64_t alt_grants() const { return alt_grants_; }
 
 private:
     struct InputVc {
@@ -107,6 +114,7 @@ private:
     std::vector<std::vector<std::vector<LinkStage>>> links_;
     std::vector<std::vector<int>> waits_;
     std::vector<bool> moved_;
+    uint64_t alt_grants_ = 0;
 };
 
 }  // namespace creditloop

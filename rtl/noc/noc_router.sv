@@ -7,10 +7,12 @@
 //   per output port and VC  credit_counter (MAXC = B): the credits of the next router's buffer;
 //                           the local output (ejection) takes a flit whenever eject_ready is high.
 //   route computation       noc_route on each head flit.
-//   VC allocation           a packet's head flit is given a free output VC of its class whose
+//   VC allocation           a packet's head flit is given a free output VC its route allows whose
 //                           downstream buffer is empty (all B credits back: one packet per buffer),
 //                           the input VCs served in a round-robin order; it holds the VC until its
-//                           tail flit leaves.
+//                           tail flit leaves. A head tries the VCs of its route's out_port in
+//                           increasing order, then (adaptive routing) those of its alt_port: the
+//                           first that is free is its.
 //   switch allocation       separable, input first: each input port offers one of its VCs that
 //                           holds an output VC with a credit (round robin per input), then each
 //                           output takes one of the inputs offering to it (round robin per output).
@@ -32,9 +34,10 @@
 //   obs_credits         per output VC: its credits (port 0, the sink: 0).
 //   obs_wait            per input VC q (slice q, P * V bits): the output VCs (bit port * V + vc)
 //                       its head flit waits for this cycle: the one it holds (or was just given)
-//                       when that has no credit, or every VC its route allows when it was
-//                       refused one. A head that leaves, or waits only for the switch or the
-//                       sink, waits for none. The deadlock detector's wait-for graph.
+//                       when that has no credit, or every VC its route allows (on both of its
+//                       ports, under adaptive routing) when it was refused one. A head that
+//                       leaves, or waits only for the switch or the sink, waits for none. The
+//                       deadlock detector's wait-for graph.
 module noc_router #(
   parameter int TOPO    = 0,
   parameter int NX      = 4,
@@ -72,6 +75,9 @@ module noc_router #(
   localparam int O_VC  = O_DST + NW;
   localparam int O_TL  = O_VC + VW;
   localparam int O_HD  = O_TL + 1;
+  // The output VCs a head may be offered: its route's port's, and under adaptive routing on a mesh
+  // its second port's too (the other routings have no second port, and no loop over it).
+  localparam int CANDIDATES = (TOPO == 2 && ROUTING == 1) ? 2 * V : V;
 
   // ---- per input VC: buffer, head register, route
   logic [Q-1:0]        push, fill, leave;
@@ -81,6 +87,8 @@ module noc_router #(
   logic [FW-1:0]       head_flit [Q];
   logic [PW-1:0]       route_port [Q];
   logic [V-1:0]        route_mask [Q];
+  logic [PW-1:0]       route_alt_port [Q];      // adaptive routing's second port and its VCs
+  logic [V-1:0]        route_alt_mask [Q];
   logic [Q-1:0]        held;                    // holds an output VC (its packet is under way)
   logic [PW-1:0]       held_port [Q];
   logic [VW-1:0]       held_vc [Q];
@@ -123,7 +131,8 @@ module noc_router #(
 
     noc_route #(.TOPO(TOPO), .NX(NX), .NY(NY), .V(V), .ROUTING(ROUTING), .NW(NW), .PW(PW), .VW(VW)) u_route (
       .here, .dest(head_flit[gq][O_DST +: NW]), .in_port(PW'(GP)), .in_vc(VW'(GV)),
-      .out_port(route_port[gq]), .vc_mask(route_mask[gq]));
+      .out_port(route_port[gq]), .vc_mask(route_mask[gq]),
+      .alt_port(route_alt_port[gq]), .alt_mask(route_alt_mask[gq]));
 
     assign obs_fill[gq*CW +: CW] = CW'(buf_occupancy) + CW'(head_valid[gq]);
 
@@ -154,6 +163,7 @@ module noc_router #(
   // ---- VC allocation: round robin over the input VCs from va_next
   logic [QW-1:0] va_next;
   logic [Q-1:0]  va_grant;
+  logic [PW-1:0] va_port [Q];
   logic [VW-1:0] va_vc [Q];
   logic [Q-1:0]  claimed;
   logic [QW-1:0] va_first;
@@ -163,22 +173,32 @@ module noc_router #(
   /* verilator lint_off UNUSEDSIGNAL */
   always_comb begin
     int q, o;
+    logic [PW-1:0] port;
+    logic          allowed;
     claimed  = out_busy;
     va_grant = '0;
     va_any   = 1'b0;
     va_first = va_next;
-    for (int i = 0; i < Q; i++) va_vc[i] = '0;
+    for (int i = 0; i < Q; i++) begin
+      va_port[i] = '0;
+      va_vc[i]   = '0;
+    end
     q = 0;
     o = 0;
+    port    = '0;
+    allowed = 1'b0;
     for (int k = 0; k < Q; k++) begin
       q = (int'(va_next) + k) % Q;
       if (head_valid[q] && head_flit[q][O_HD] && !held[q]) begin
-        for (int w = 0; w < V; w++) begin
-          o = int'(route_port[q]) * V + w;
-          if (!va_grant[q] && route_mask[q][w] && !claimed[o] &&
-              (route_port[q] == '0 || int'(out_credits[o]) == B)) begin
+        // The candidates in order: out_port's VCs, then alt_port's.
+        for (int c = 0; c < CANDIDATES; c++) begin
+          port    = (c < V) ? route_port[q] : route_alt_port[q];
+          allowed = (c < V) ? route_mask[q][c % V] : route_alt_mask[q][c % V];
+          o = int'(port) * V + c % V;
+          if (!va_grant[q] && allowed && !claimed[o] && (port == '0 || int'(out_credits[o]) == B)) begin
             va_grant[q] = 1'b1;
-            va_vc[q]    = VW'(w);
+            va_port[q]  = port;
+            va_vc[q]    = VW'(c % V);
             claimed[o]  = 1'b1;
             if (!va_any) va_first = QW'(q);
             va_any = 1'b1;
@@ -207,7 +227,7 @@ module noc_router #(
     v = 0;
     p = 0;
     for (int q = 0; q < Q; q++) begin
-      want_port[q] = held[q] ? held_port[q] : route_port[q];
+      want_port[q] = held[q] ? held_port[q] : va_grant[q] ? va_port[q] : route_port[q];
       want_vc[q]   = held[q] ? held_vc[q] : va_vc[q];
       eligible[q]  = head_valid[q] && (held[q] || va_grant[q]) &&
                      out_credits[int'(want_port[q]) * V + int'(want_vc[q])] != '0;
@@ -265,8 +285,11 @@ module noc_router #(
           if (out_credits[int'(want_port[q]) * V + int'(want_vc[q])] == '0)
             obs_wait[q * Q + int'(want_port[q]) * V + int'(want_vc[q])] = 1'b1;
         end else if (head_flit[q][O_HD]) begin
-          for (int w = 0; w < V; w++)
-            if (route_mask[q][w]) obs_wait[q * Q + int'(route_port[q]) * V + w] = 1'b1;
+          for (int w = 0; w < V; w++) begin
+            if (route_mask[q][w])     obs_wait[q * Q + int'(route_port[q]) * V + w] = 1'b1;
+            if (CANDIDATES > V && route_alt_mask[q][w])
+              obs_wait[q * Q + int'(route_alt_port[q]) * V + w] = 1'b1;
+          end
         end
       end
   end
@@ -289,9 +312,9 @@ module noc_router #(
       for (int q = 0; q < Q; q++) begin
         if (va_grant[q]) begin
           held[q]      <= 1'b1;
-          held_port[q] <= route_port[q];
+          held_port[q] <= va_port[q];
           held_vc[q]   <= va_vc[q];
-          out_busy[int'(route_port[q]) * V + int'(va_vc[q])] <= 1'b1;
+          out_busy[int'(va_port[q]) * V + int'(va_vc[q])] <= 1'b1;
         end
         // The tail leaves: its input VC and its output VC are free again (a one-flit packet is
         // given its output VC and frees it in the same cycle).

@@ -23,7 +23,8 @@ const std::vector<NocPort>& noc_ports() {
         {"inj_accept", false, 16},  {"ej_valid", false, 16},     {"ej_flit", false, 512},     {"ej_ready", true, 16},
         {"obs_fill", false, 1280},  {"obs_credits", false, 1280}, {"obs_wait", false, 6400}, {"obs_sent", false, 320},
         {"obs_freed", false, 320},  {"r_here", true, 4},         {"r_dest", true, 4},         {"r_in_port", true, 3},
-        {"r_in_vc", true, 2},       {"r_out_port", false, 3},    {"r_vc_mask", false, 4}};
+        {"r_in_vc", true, 2},       {"r_out_port", false, 3},    {"r_vc_mask", false, 4},     {"r_alt_port", false, 3},
+        {"r_alt_mask", false, 4}};
     return ports;
 }
 

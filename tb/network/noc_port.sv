@@ -9,7 +9,8 @@
 //                          p' * 4 + v' for output VC (p', v')
 //   obs_sent, obs_freed    node n, VC (p, v): bit (n * 5 + p) * 4 + v (noc_network's)
 //   r_*                    the routing function alone (combinational): the channel dependency
-//                          graph is built by evaluating it on every input.
+//                          graph is built by evaluating it on every input (r_alt_port and
+//                          r_alt_mask: adaptive routing's second port and its VCs, else 0).
 /* verilator lint_off UNUSEDSIGNAL */
 module noc_port #(
   parameter int TOPO = 0, NX = 4, NY = 1, ROUTING = 0, V = 2, B = 4, L = 1
@@ -32,7 +33,9 @@ module noc_port #(
   input  logic [2:0]    r_in_port,
   input  logic [1:0]    r_in_vc,
   output logic [2:0]    r_out_port,
-  output logic [3:0]    r_vc_mask
+  output logic [3:0]    r_vc_mask,
+  output logic [2:0]    r_alt_port,
+  output logic [3:0]    r_alt_mask
 );
   localparam int N  = NX * NY;
   localparam int NW = (N > 1) ? $clog2(N) : 1;
@@ -85,10 +88,11 @@ module noc_port #(
     .ej_valid(valid), .ej_flit(net_ej), .ej_ready(ej_ready[N-1:0]), .obs_fill(fill), .obs_credits(credits),
     .obs_wait(wait_for), .obs_sent(sent), .obs_freed(freed));
 
-  logic [V-1:0] mask;
+  logic [V-1:0] mask, alt_mask;
   noc_route #(.TOPO(TOPO), .NX(NX), .NY(NY), .V(V), .ROUTING(ROUTING), .NW(NW), .PW(3), .VW(VW)) u_route (
     .here(r_here[NW-1:0]), .dest(r_dest[NW-1:0]), .in_port(r_in_port), .in_vc(r_in_vc[VW-1:0]),
-    .out_port(r_out_port), .vc_mask(mask));
-  assign r_vc_mask = 4'(mask);
+    .out_port(r_out_port), .vc_mask(mask), .alt_port(r_alt_port), .alt_mask(alt_mask));
+  assign r_vc_mask  = 4'(mask);
+  assign r_alt_mask = 4'(alt_mask);
 endmodule
 /* verilator lint_on UNUSEDSIGNAL */

@@ -21,11 +21,14 @@ module noc_smoke_top (
   input  logic [2:0]   p``_r_in_port, \
   input  logic [1:0]   p``_r_in_vc, \
   output logic [2:0]   p``_r_out_port, \
-  output logic [3:0]   p``_r_vc_mask,
+  output logic [3:0]   p``_r_vc_mask, \
+  output logic [2:0]   p``_r_alt_port, \
+  output logic [3:0]   p``_r_alt_mask,
   `NOC_PORTS(a)
   `NOC_PORTS(b)
   `NOC_PORTS(c)
   `NOC_PORTS(d)
+  `NOC_PORTS(e)
   input  logic         unused
 );
 `define NOC_NET(p, topo, nx, ny, routing, v, b, l) \
@@ -35,7 +38,8 @@ module noc_smoke_top (
     .obs_fill(p``_obs_fill), .obs_credits(p``_obs_credits), .obs_wait(p``_obs_wait), \
     .obs_sent(p``_obs_sent), .obs_freed(p``_obs_freed), \
     .r_here(p``_r_here), .r_dest(p``_r_dest), .r_in_port(p``_r_in_port), .r_in_vc(p``_r_in_vc), \
-    .r_out_port(p``_r_out_port), .r_vc_mask(p``_r_vc_mask));
+    .r_out_port(p``_r_out_port), .r_vc_mask(p``_r_vc_mask), .r_alt_port(p``_r_alt_port), \
+    .r_alt_mask(p``_r_alt_mask));
   // a: one-way ring of 4, one VC, minimal: its channel dependency graph is a cycle.
   `NOC_NET(a, 0, 4, 1, 0, 1, 2, 1)
   // b: the same ring with a dateline over two VCs: acyclic.
@@ -44,5 +48,7 @@ module noc_smoke_top (
   `NOC_NET(c, 2, 3, 3, 0, 2, 3, 2)
   // d: a two-way ring of 6 with a dateline, 2 VCs, 3 slots.
   `NOC_NET(d, 1, 6, 1, 1, 2, 3, 1)
+  // e: a 3 x 3 mesh, minimal adaptive with an escape VC (VC 0, dimension order), 2 VCs, 3 slots.
+  `NOC_NET(e, 2, 3, 3, 1, 2, 3, 1)
 endmodule
 /* verilator lint_on UNUSEDSIGNAL */
