@@ -192,7 +192,7 @@ NetworkVerdict check_network(const NetworkRequest& q, NocDut* dut, std::ostream&
     const NocDependencyGraph g = dependency_graph(c, [&](int here, int dest, int in_port, int in_vc) {
         if (!dut) return noc_route(c, here, dest, in_port, in_vc);
         const auto r = dut->route(here, dest, in_port, in_vc);
-        return NocRoute{r.port, r.mask};
+        return NocRoute{r.port, r.mask, r.alt_port, r.alt_mask};
     });
     std::string cycle_text;
     for (const auto& ch : g.cycle) cycle_text += ch + " -> ";

@@ -79,7 +79,7 @@ int run_network_table(const std::string& dir, bool force, const DutSources& sour
         auto dut = lib->create();
         const auto g = dependency_graph(c, [&](int h, int d, int p, int v) {
             const auto r = dut->route(h, d, p, v);
-            return NocRoute{r.port, r.mask};
+            return NocRoute{r.port, r.mask, r.alt_port, r.alt_mask};
         });
         NocTraffic t;
         t.seed = seed;
@@ -195,7 +195,7 @@ int run_network_slice(const DutSources& sources, uint64_t seed) {
         auto dut = lib->create();
         const auto g = dependency_graph(i.config, [&](int h, int d, int p, int v) {
             const auto r = dut->route(h, d, p, v);
-            return NocRoute{r.port, r.mask};
+            return NocRoute{r.port, r.mask, r.alt_port, r.alt_mask};
         });
         const NocZeroLoad z = zero_load_check(dut.get(), i.config, i.traffic.flits);
         NocRunSpec spec;

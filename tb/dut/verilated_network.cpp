@@ -60,7 +60,7 @@ public:
         *p_.r_in_port = CData(in_port);
         *p_.r_in_vc = CData(in_vc);
         v_.top().eval();
-        return {int(*p_.r_out_port), unsigned(*p_.r_vc_mask)};
+        return {int(*p_.r_out_port), unsigned(*p_.r_vc_mask), int(*p_.r_alt_port), unsigned(*p_.r_alt_mask)};
     }
 
 private:

@@ -56,10 +56,13 @@ public:
     // Drive the inputs of `pins`, settle, fill its outputs, give the clock its rising edge.
     virtual void step(NocPins& pins) = 0;
     // The routing function alone (noc_route): output port and allowed VCs (bit w) of a head flit
-    // at `here` bound for `dest`, in input port `in_port`, VC `in_vc`.
+    // at `here` bound for `dest`, in input port `in_port`, VC `in_vc`; under adaptive routing, the
+    // second port and its VCs (0 and 0 otherwise).
     struct Route {
         int port = 0;
         unsigned mask = 0;
+        int alt_port = 0;
+        unsigned alt_mask = 0;
     };
     virtual Route route(int here, int dest, int in_port, int in_vc) = 0;
     virtual std::string open_trace(const std::string& path) = 0;   // "" or what went wrong

@@ -13,9 +13,9 @@ std::string noc_place(int node, int port, int vc) {
 namespace {
 
 // One cycle of `edges` (vertex lists) found by depth-first search, only through vertices
-// `usable` admits; empty when there is none.
-template <class Usable>
-std::vector<int> find_cycle(const std::vector<std::vector<int>>& edges, Usable usable) {
+// `usable` admits, the first that `accept` takes; empty when there is none.
+template <class Usable, class Accept>
+std::vector<int> find_cycle(const std::vector<std::vector<int>>& edges, Usable usable, Accept accept) {
     std::vector<int> colour(edges.size(), 0);
     for (size_t root = 0; root < edges.size(); ++root) {
         if (colour[root] || !usable(int(root))) continue;
@@ -37,7 +37,8 @@ std::vector<int> find_cycle(const std::vector<std::vector<int>>& edges, Usable u
                     in = in || entry.first == next;
                     if (in) cycle.push_back(entry.first);
                 }
-                return cycle;
+                if (accept(cycle)) return cycle;
+                continue;
             }
             if (colour[size_t(next)] == 0) {
                 colour[size_t(next)] = 1;
@@ -73,22 +74,24 @@ NocDependencyGraph dependency_graph(const NocConfig& c, const NocRouteFn& route)
                 seen[key] = 1;
                 const NocRoute r = route(at.node, d, at.in_port, at.in_vc);
                 if (r.port == 0) continue;   // delivered
-                const int next = c.next(at.node, r.port);
-                if (next < 0) continue;      // off a mesh's edge: the route block's own bug, shown by lockstep
-                for (int w = 0; w < c.v; ++w) {
-                    if (!((r.mask >> w) & 1u)) continue;
-                    const int channel = at.node * kNocSlots + r.port * kNocMaxVcs + w;
+                // Every VC the route allows: on its port, and on its second port (adaptive routing).
+                for (int k = 0; k < 2 * c.v; ++k) {
+                    const int port = k < c.v ? r.port : r.alt_port, w = k % c.v;
+                    if (!(((k < c.v ? r.mask : r.alt_mask) >> w) & 1u)) continue;
+                    const int next = c.next(at.node, port);
+                    if (next < 0) continue;   // off a mesh's edge: the route block's own bug, shown by lockstep
+                    const int channel = at.node * kNocSlots + port * kNocMaxVcs + w;
                     if (at.held >= 0) {
                         auto& out = edges[size_t(at.held)];
                         if (std::find(out.begin(), out.end(), channel) == out.end()) out.push_back(channel);
                     }
-                    todo.push_back({next, r.port, w, channel});
+                    todo.push_back({next, port, w, channel});
                 }
             }
         }
     NocDependencyGraph g;
     for (const auto& e : edges) g.edges += e.size();
-    for (int ch : find_cycle(edges, [](int) { return true; }))
+    for (int ch : find_cycle(edges, [](int) { return true; }, [](const std::vector<int>&) { return true; }))
         g.cycle.push_back(noc_place(ch / kNocSlots, ch % kNocSlots / kNocMaxVcs, ch % kNocMaxVcs));
     return g;
 }
@@ -107,11 +110,29 @@ const NocDeadlock* DeadlockDetector::observe(const std::vector<std::vector<int>>
         if (waits[b].empty()) since_[b] = kNever;
         else if (since_[b] == kNever) since_[b] = now;
     if (found_) return nullptr;
-    const auto cycle = find_cycle(waits, [&](int b) { return since_[size_t(b)] != kNever; });
+    // A head refused an output VC waits for any one of several buffers (every VC its route
+    // allows, on two ports under adaptive routing): a cycle of waits is a deadlock only when every
+    // buffer it waits for, directly or not, has waited, unmoved, for the bound too.
+    const auto stuck = [&](const std::vector<int>& cycle) {
+        std::vector<char> seen(since_.size(), 0);
+        std::vector<int> todo = cycle;
+        for (int b : cycle) seen[size_t(b)] = 1;
+        while (!todo.empty()) {
+            const int b = todo.back();
+            todo.pop_back();
+            if (since_[size_t(b)] == kNever || now - since_[size_t(b)] < bound_) return false;
+            for (int next : waits[size_t(b)])
+                if (size_t(next) < seen.size() && !seen[size_t(next)]) {
+                    seen[size_t(next)] = 1;
+                    todo.push_back(next);
+                }
+        }
+        return true;
+    };
+    const auto cycle = find_cycle(waits, [&](int b) { return since_[size_t(b)] != kNever; }, stuck);
     if (cycle.empty()) return nullptr;
     uint64_t formed = 0;
     for (int b : cycle) formed = std::max(formed, since_[size_t(b)]);
-    if (now - formed < bound_) return nullptr;
     found_ = true;
     deadlock_.first_cycle = formed;
     deadlock_.reported_at = now;
