@@ -189,19 +189,31 @@ NetworkVerdict check_network(const NetworkRequest& q, NocDut* dut, std::ostream&
         out << "FAIL " << line << "\n";
     };
     // On paper first: the channel dependency graph of the routing function.
-    const NocDependencyGraph g = dependency_graph(c, [&](int here, int dest, int in_port, int in_vc) {
+    const NocRouteFn route = [&](int here, int dest, int in_port, int in_vc) {
         if (!dut) return noc_route(c, here, dest, in_port, in_vc);
         const auto r = dut->route(here, dest, in_port, in_vc);
         return NocRoute{r.port, r.mask, r.alt_port, r.alt_mask};
-    });
-    std::string cycle_text;
-    for (const auto& ch : g.cycle) cycle_text += ch + " -> ";
-    out << "channel dependency graph (" << (dut ? "the RTL's route block" : "the model's routing") << "): " << g.edges
-        << " edges, " << (g.cycle.empty() ? "acyclic" : "a cycle: " + cycle_text + g.cycle.front()) << "\n";
-    // A dateline, and dimension order, promise an acyclic graph (Dally and Seitz).
-    const bool promised = (c.topo != 2 && c.routing == 1) || (c.topo == 2 && c.routing == 0);
-    if (promised && !g.cycle.empty())
+    };
+    const auto show = [&](const std::string& what, const NocDependencyGraph& g) {
+        std::string text;
+        for (const auto& ch : g.cycle) text += ch + " -> ";
+        out << what << " (" << (dut ? "the RTL's route block" : "the model's routing") << "): " << g.edges << " edges, "
+            << (g.cycle.empty() ? "acyclic" : "a cycle: " + text + g.cycle.front()) << "\n";
+    };
+    const NocDependencyGraph g = dependency_graph(c, route);
+    show("channel dependency graph", g);
+    // A dateline and dimension order promise an acyclic graph (Dally and Seitz); adaptive routing
+    // an acyclic graph of its escape VC, offered to every head (Duato).
+    const bool adaptive = c.topo == 2 && c.routing == 1;
+    if (!adaptive && c.routing == (c.topo == 2 ? 0 : 1) && !g.cycle.empty())
         failed("dependency graph", "dependency graph: " + routing_name(c) + " routing must give an acyclic graph, the RTL's has a cycle");
+    if (adaptive) {
+        const NocDependencyGraph e = dependency_graph(c, route, 0);
+        show("escape VC 0's extended dependency graph", e);
+        if (!e.problem.empty()) failed("dependency graph", "dependency graph: " + e.problem);
+        else if (!e.cycle.empty())
+            failed("dependency graph", "dependency graph: adaptive routing's escape VC must give an acyclic extended graph, the RTL's has a cycle");
+    }
 
     const NocZeroLoad z = zero_load_check(dut, c, spec.traffic.flits);
     if (z.violation) failed(z.violation->check, "zero load: " + z.violation->line());

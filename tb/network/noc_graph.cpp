@@ -51,11 +51,12 @@ std::vector<int> find_cycle(const std::vector<std::vector<int>>& edges, Usable u
 
 }  // namespace
 
-NocDependencyGraph dependency_graph(const NocConfig& c, const NocRouteFn& route) {
+NocDependencyGraph dependency_graph(const NocConfig& c, const NocRouteFn& route, int escape_vc) {
+    NocDependencyGraph g;
     const int channels = c.nodes() * kNocSlots;
     std::vector<std::vector<int>> edges(static_cast<size_t>(channels));
     struct State {
-        int node, in_port, in_vc, held;   // held: the channel the packet holds (-1 at injection)
+        int node, in_port, in_vc, held;   // held: the (escape) channel the packet holds (-1: none yet)
     };
     std::vector<char> seen;
     for (int s = 0; s < c.nodes(); ++s)
@@ -74,6 +75,9 @@ NocDependencyGraph dependency_graph(const NocConfig& c, const NocRouteFn& route)
                 seen[key] = 1;
                 const NocRoute r = route(at.node, d, at.in_port, at.in_vc);
                 if (r.port == 0) continue;   // delivered
+                if (escape_vc >= 0 && !((r.mask >> escape_vc) & 1u) && g.problem.empty())
+                    g.problem = "a head at node " + std::to_string(at.node) + " bound for node " + std::to_string(d) +
+                                " is offered no escape VC";
                 // Every VC the route allows: on its port, and on its second port (adaptive routing).
                 for (int k = 0; k < 2 * c.v; ++k) {
                     const int port = k < c.v ? r.port : r.alt_port, w = k % c.v;
@@ -81,15 +85,15 @@ NocDependencyGraph dependency_graph(const NocConfig& c, const NocRouteFn& route)
                     const int next = c.next(at.node, port);
                     if (next < 0) continue;   // off a mesh's edge: the route block's own bug, shown by lockstep
                     const int channel = at.node * kNocSlots + port * kNocMaxVcs + w;
-                    if (at.held >= 0) {
+                    const bool counted = escape_vc < 0 || w == escape_vc;
+                    if (counted && at.held >= 0) {
                         auto& out = edges[size_t(at.held)];
                         if (std::find(out.begin(), out.end(), channel) == out.end()) out.push_back(channel);
                     }
-                    todo.push_back({next, port, w, channel});
+                    todo.push_back({next, port, w, counted ? channel : at.held});
                 }
             }
         }
-    NocDependencyGraph g;
     for (const auto& e : edges) g.edges += e.size();
     for (int ch : find_cycle(edges, [](int) { return true; }, [](const std::vector<int>&) { return true; }))
         g.cycle.push_back(noc_place(ch / kNocSlots, ch % kNocSlots / kNocMaxVcs, ch % kNocMaxVcs));

@@ -24,10 +24,15 @@ std::string noc_place(int node, int port, int vc);
 struct NocDependencyGraph {
     size_t edges = 0;
     std::vector<std::string> cycle;   // one cycle, channels in order; empty: acyclic
+    std::string problem;              // an escape graph's: a head offered no escape VC
 };
 // `route(here, dest, in_port, in_vc)`: the routing function (port 0: arrived).
 using NocRouteFn = std::function<NocRoute(int here, int dest, int in_port, int in_vc)>;
-NocDependencyGraph dependency_graph(const NocConfig& c, const NocRouteFn& route);
+// escape_vc >= 0: the escape VCs' extended dependency graph instead (Duato): an edge between two
+// escape channels when a packet holding the first may ask for the second next or after any number
+// of hops on the other VCs; and every head must be offered the escape VC. Adaptive routing cannot
+// deadlock when this graph is acyclic, whatever cycles the whole graph has.
+NocDependencyGraph dependency_graph(const NocConfig& c, const NocRouteFn& route, int escape_vc = -1);
 
 struct NocDeadlock {
     uint64_t first_cycle = 0, reported_at = 0;

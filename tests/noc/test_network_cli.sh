@@ -50,6 +50,13 @@ acyclic() {   # name, then the arguments
 acyclic ring4_dateline --topology ring:4 --vcs 2 --routing dateline --buffer 2 --pattern hops:3 --rate 1 --cycles 3000
 acyclic ring2_6 --topology ring2:6 --vcs 2 --routing dateline --buffer 3 --rate 0.2 --flits 2 --cycles 5000
 acyclic mesh3x3 --topology mesh:3x3 --vcs 2 --routing dor --buffer 3 --L 2 --rate 0.3 --flits 3 --cycles 5000
+# Adaptive routing on a mesh: its whole graph has cycles (the adaptive VCs), its escape VC's
+# extended graph must not; under transposes at full load it must not deadlock.
+"$cl" network --topology mesh:3x3 --vcs 2 --routing adaptive --buffer 3 --pattern transpose --rate 1 --cycles 3000 > "$out/ad" 2>&1 ||
+  { fail "adaptive mesh: exit $?"; cat "$out/ad"; }
+expect_line "$out/ad" '^channel dependency graph .*a cycle: '
+expect_line "$out/ad" "^escape VC 0's extended dependency graph .*: [0-9]+ edges, acyclic"
+grep -q '^deadlock' "$out/ad" && fail "adaptive mesh: a deadlock was reported"
 
 bad() {   # expected message part, then the arguments
   local want=$1; shift
