@@ -224,18 +224,24 @@ NetworkVerdict check_network(const NetworkRequest& q, NocDut* dut, std::ostream&
     print_bounds(out, b);
 
     const NocRunResult r = run_network(dut, spec);
-    out << fmt::format("measured over cycles {}..{}: offered {:.3f}, accepted {:.3f} flits/node/cycle; latency average {:.2f}, 99th percentile {:.0f} cycles ({} packets)\n",
-                       spec.warmup, spec.warmup + spec.measure, r.offered, r.accepted, r.latency_avg, r.latency_p99, r.latency_count);
-    if (!r.credit_use.empty()) {
+    if (r.cycles < spec.warmup + spec.measure && (r.deadlock || r.violation)) {
+        out << "measured: nothing, the run stopped in cycle " << r.cycles << ", before the end of its window (cycle "
+            << spec.warmup + spec.measure << ")\n";
+    } else {
+        out << fmt::format("measured over cycles {}..{}: offered {:.3f}, accepted {:.3f} flits/node/cycle; latency average {:.2f}, 99th percentile {:.0f} cycles ({} packets)\n",
+                           spec.warmup, spec.warmup + spec.measure, r.offered, r.accepted, r.latency_avg, r.latency_p99, r.latency_count);
         auto use = r.credit_use;
         double mean = 0;
         for (const auto& u : use) mean += u.share;
-        mean /= double(use.size());
+        mean /= double(std::max<size_t>(1, use.size()));
         std::sort(use.begin(), use.end(), [](const auto& x, const auto& y) { return x.share > y.share; });
-        out << fmt::format("credit use per link (share of V x B credits out): mean {:.1f} %, highest", 100 * mean);
-        for (size_t i = 0; i < use.size() && i < 4; ++i) out << fmt::format(" {}.{} {:.1f} %", use[i].node, use[i].port, 100 * use[i].share);
-        out << "\n";
+        if (!use.empty()) {
+            out << fmt::format("credit use per link (share of V x B credits out): mean {:.1f} %, highest", 100 * mean);
+            for (size_t i = 0; i < use.size() && i < 4; ++i) out << fmt::format(" {}.{} {:.1f} %", use[i].node, use[i].port, 100 * use[i].share);
+            out << "\n";
+        }
     }
+    if (c.topo == 2 && c.routing == 1) out << "adaptive: " << r.second_port_grants << " heads given a VC on their route's second port\n";
     if (r.deadlock) out << "deadlock " << r.deadlock->line() << "\n";
     if (r.violation) failed(r.violation->check, r.violation->line());
     if (r.assertion_cycle) failed("assertion", "an RTL assertion fired at cycle " + std::to_string(*r.assertion_cycle));

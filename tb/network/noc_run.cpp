@@ -113,6 +113,7 @@ public:
                 if (c_.next(n, p) >= 0)
                     r_.credit_use.push_back({n, p, use_[size_t(n * kNocMaxPorts + p)] / window / (c_.v * c_.b)});
         if (dut_) r_.assertion_cycle = dut_->first_assertion_cycle();
+        r_.second_port_grants = model_.alt_grants();
         return r_;
     }
 

@@ -82,6 +82,7 @@ struct NocRunResult {
     std::optional<NocViolation> violation;   // the first check that failed
     std::optional<NocDeadlock> deadlock;
     uint64_t lockstep_cycles = 0;
+    uint64_t second_port_grants = 0;          // heads given a VC on their route's second port (the model's count)
     std::optional<uint64_t> assertion_cycle;  // an RTL assertion fired
     struct Delivered {
         int src, dest;

@@ -56,6 +56,7 @@ acyclic mesh3x3 --topology mesh:3x3 --vcs 2 --routing dor --buffer 3 --L 2 --rat
   { fail "adaptive mesh: exit $?"; cat "$out/ad"; }
 expect_line "$out/ad" '^channel dependency graph .*a cycle: '
 expect_line "$out/ad" "^escape VC 0's extended dependency graph .*: [0-9]+ edges, acyclic"
+expect_line "$out/ad" '^adaptive: [1-9][0-9]* heads given a VC on their route.s second port'
 grep -q '^deadlock' "$out/ad" && fail "adaptive mesh: a deadlock was reported"
 
 bad() {   # expected message part, then the arguments
