@@ -176,8 +176,8 @@ int run_network_slice(const DutSources& sources, uint64_t seed) {
     };
     const std::vector<Item> items = {
         {"one-way ring of 4, 1 VC, minimal, three hops ahead", {0, 4, 1, 0, 1, 2, 1}, {NocPattern::hops, 3, 1.0, 1, seed}, true},
-        {"one-way ring of 8, 2 VCs, dateline, uniform at full load", {0, 8, 1, 1, 2, 4, 1}, {NocPattern::uniform, 1, 1.0, 1, seed}, false},
-        {"4 x 4 mesh, 2 VCs, dimension order, uniform at 0.3", {2, 4, 4, 0, 2, 4, 1}, {NocPattern::uniform, 1, 0.3, 2, seed}, false}};
+        {"one-way ring of 6, 2 VCs, dateline, uniform at full load", {0, 6, 1, 1, 2, 4, 1}, {NocPattern::uniform, 1, 1.0, 1, seed}, false},
+        {"3 x 3 mesh, 2 VCs, dimension order, uniform at 0.3", {2, 3, 3, 0, 2, 4, 1}, {NocPattern::uniform, 1, 0.3, 2, seed}, false}};
     std::vector<NetworkWanted> wanted;
     for (const auto& i : items) wanted.push_back({i.config, {}});
     {
@@ -228,7 +228,8 @@ int run_network_slice(const DutSources& sources, uint64_t seed) {
         } else if (i.deadlock) {
             std::cout << "PASS network " << what << "deadlock caught as expected " << r.deadlock->line() << "\n";
         } else {
-            std::cout << "PASS network " << what << fmt::format("acyclic, lockstep {} cycles, accepted {:.3f} (bound {:.3f}), latency {:.1f}", r.lockstep_cycles, r.accepted, b.saturation(), r.latency_avg) << "\n";
+            std::cout << "PASS network " << what << fmt::format("acyclic, lockstep {} cycles, accepted {:.3f} (bound {:.3f})", r.lockstep_cycles, r.accepted, b.saturation())
+                      << (r.latency_count ? fmt::format(", latency {:.1f}", r.latency_avg) : std::string(", saturated")) << "\n";
         }
     }
     return failures ? 1 : 0;

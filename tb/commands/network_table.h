@@ -16,7 +16,7 @@ int run_network_table(const std::string& dir, bool force, const DutSources& sour
 
 // make sim's network slice (one bank): the one-way ring of 4 with one VC, whose dependency graph
 // is a cycle, must deadlock under every node sending three hops ahead (the detector naming its
-// four buffers); a dateline ring of 8 under saturating uniform traffic and a 4 x 4 mesh under
+// four buffers); a dateline ring of 6 under saturating uniform traffic and a 3 x 3 mesh under
 // dimension order at 0.3 must pass every check, below their closed-form bounds. One line each.
 int run_network_slice(const DutSources& sources, uint64_t seed);
 
