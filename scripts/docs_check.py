@@ -85,6 +85,8 @@ RULES = [
     # The CTest test network_mutants runs it and records its output (a bank of its own: minutes).
     (r"build/creditloop network --mutants$", ("recorded", os.path.join("build", "network_mutants.json"),
                                               ["build/creditloop", "rtl", "tb/network"])),
+    (r"python3 scripts/noc_formal\.py", ("dry", "python3 scripts/noc_formal.py --help",
+                                         "two minutes of yosys; the CTest test noc_formal runs it")),
     (r"make formal(?!.*FORMAL_ONLY)", ("reduced", "FORMAL_ONLY='L1_B1_K1_W2'")),
     # The CI subset is the CTest test formal already; here a few of its items (a later --only wins).
     (r"python3 scripts/formal\.py --ci(?!.*--list)", ("reduced", "--only 'L1_B1_*,mutant_channel_shared_count'")),

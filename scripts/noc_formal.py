@@ -17,7 +17,7 @@ its VC full and its head waiting for the next node's. Three designs:
   ring4_one_vc                   ROUTING = 0, V = 1: BMC must find the cycle (refuted), written as
                                  a VCD with the cycle's buffers named node.port.vc.
   ring4_dateline_never_switches  the dateline ring with noc_route's dateline forgotten (the patch
-                                 formal/noc/noc_route_dateline_never_switches.mutant, applied to
+                                 rtl/mutants/noc/noc_dateline_no_switch.mutant, applied to
                                  today's rtl/noc/noc_route.sv when it builds): must be refuted too,
                                  so the check is seen to catch a real routing bug.
 
@@ -89,7 +89,7 @@ DESIGNS = [
     Design("ring4_dateline", "ring of 4, dateline over 2 VCs", 1, 2, "proved"),
     Design("ring4_one_vc", "ring of 4, 1 VC", 0, 1, "refuted"),
     Design("ring4_dateline_never_switches", "ring of 4, dateline over 2 VCs, mutant: never switches class",
-           1, 2, "refuted", "top", FORMAL / "noc_route_dateline_never_switches.mutant"),
+           1, 2, "refuted", "top", ROOT / "rtl" / "mutants" / "noc" / "noc_dateline_no_switch.mutant"),
 ]
 
 
