@@ -81,14 +81,18 @@ std::vector<std::string> rtl_files(const DutSources& sources) {
     return files;
 }
 
+std::string runtime_dir(const DutSources& sources) {
+    return sources.runtime_dir.empty() ? sources.build_root : sources.runtime_dir;
+}
+
 std::string runtime_library(const DutSources& sources) {
-    return (fs::path(sources.build_root) / "libcreditloop_vlrt.so").string();
+    return (fs::path(runtime_dir(sources)) / "libcreditloop_vlrt.so").string();
 }
 
 std::vector<std::string> core_libraries(const DutSources& sources) {
     std::vector<std::string> libraries;
     for (const char* layer : {"commands", "dut", "analysis", "report", "harness", "scoreboards", "model", "common"})
-        libraries.push_back((fs::path(sources.build_root) / ("libcreditloop_" + std::string(layer) + ".a")).string());
+        libraries.push_back((fs::path(runtime_dir(sources)) / ("libcreditloop_" + std::string(layer) + ".a")).string());
     return libraries;
 }
 

@@ -46,6 +46,7 @@ std::vector<std::string> rtl_files(const DutSources& sources);
 LinkDeclaration top_declaration(const DutSources& sources, const std::vector<std::string>& design);
 // Writes a generated top `name` with `text` under the build folder; its path. Throws when it cannot.
 std::string generated_top(const DutSources& sources, const std::string& name, const std::string& text);
+std::string runtime_dir(const DutSources& sources);       // where the runtime and the static layers are
 std::string runtime_library(const DutSources& sources);   // libcreditloop_vlrt.so of the main build
 // The main build's static layers the SystemC harness links (libcreditloop_<layer>.a).
 std::vector<std::string> core_libraries(const DutSources& sources);

@@ -28,12 +28,35 @@ namespace creditloop {
 
 using namespace dut_detail;
 
+namespace {
+
+std::string environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value && *value ? value : "";
+}
+
+// The user's cache folder for an installed creditloop's builds.
+std::string user_cache() {
+    if (auto xdg = environment("XDG_CACHE_HOME"); !xdg.empty()) return (fs::path(xdg) / "creditloop").string();
+    if (auto home = environment("HOME"); !home.empty()) return (fs::path(home) / ".cache" / "creditloop").string();
+    return (fs::current_path() / ".creditloop-cache").string();
+}
+
+}  // namespace
+
 DutSources DutSources::from_environment() {
     DutSources sources;
-    const char* root = std::getenv("CREDITLOOP_ROOT");
-    const char* build = std::getenv("CREDITLOOP_BUILD");
-    sources.source_root = root && *root ? root : CREDITLOOP_SOURCE_DIR;
-    sources.build_root = build && *build ? build : CREDITLOOP_BINARY_DIR;
+    sources.source_root = CREDITLOOP_SOURCE_DIR;
+    sources.build_root = CREDITLOOP_BINARY_DIR;
+    std::error_code ec;
+    const fs::path prefix = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path();
+    if (!ec && fs::is_regular_file(prefix / "share" / "creditloop" / "cmake" / "dut" / "CMakeLists.txt")) {
+        sources.source_root = (prefix / "share" / "creditloop").string();   // installed: bin/, share/, lib/
+        sources.runtime_dir = (prefix / "lib" / "creditloop").string();
+        sources.build_root = user_cache();
+    }
+    if (auto root = environment("CREDITLOOP_ROOT"); !root.empty()) sources.source_root = root;
+    if (auto build = environment("CREDITLOOP_BUILD"); !build.empty()) sources.build_root = build;
     return sources;
 }
 

@@ -24,8 +24,9 @@ namespace creditloop {
 constexpr uint64_t kSoloCycles = 2'000'000;
 
 struct DutSources {
-    std::string source_root;               // the creditloop checkout (rtl/, cmake/dut, tb/)
-    std::string build_root;                // the main build (libcreditloop_vlrt.so, duts/)
+    std::string source_root;               // the creditloop checkout or share/creditloop (rtl/, cmake/dut, tb/)
+    std::string build_root;                // the build cache (duts/, blocks/, mutants/)
+    std::string runtime_dir;               // libcreditloop_vlrt.so and the static layers; empty: build_root
     std::vector<std::string> rtl_files;    // empty: every rtl/*.sv of the checkout
     bool fst = false;                      // FST waves instead of VCD
     bool systemc = false;                  // the SystemC harness executable instead of the plugin
@@ -33,7 +34,10 @@ struct DutSources {
     bool werror = false;                   // warnings in the user's own RTL stop the run (--werror)
     bool own_top = false;                  // rtl_files bring their own credit_link_observed (a mapped link)
 
-    // From the CREDITLOOP_ROOT / CREDITLOOP_BUILD environment, else where this was compiled.
+    // From the CREDITLOOP_ROOT / CREDITLOOP_BUILD environment, else where this program lives: an
+    // installed creditloop (bin/ beside share/creditloop) reads its sources from share/creditloop and
+    // caches its builds in $XDG_CACHE_HOME/creditloop (~/.cache/creditloop); a build tree's, from
+    // the checkout it was compiled from.
     static DutSources from_environment();
 };
 
