@@ -69,6 +69,10 @@ RULES = [
     (r"make fuzz|scripts/fuzz\.sh", ("dry", "make -n fuzz", "minutes per target; make sanitize fuzzes each target in CI")),
     (r"make slurm-test|tests/slurm/|scripts/slurm/", ("dry", "make -n slurm-test", "CTest's slurm test runs it")),
     (r"gtkwave", ("skip", "a waveform viewer (a window)")),
+    # Installing into the machine's folders: CTest's install test runs the same on a temporary
+    # prefix and the .deb, from a folder outside the checkout (tests/install/test_install.sh).
+    (r"cmake --install|\(cd build && cpack|sudo dpkg|cd ~/|cp -r /usr/share/creditloop|creditloop ",
+     ("skip", "installs creditloop; CTest's install test does the same on a temporary prefix")),
     (r"(cd build && )?ctest ", ("ctest",)),
     (r"export SLURM_CONF|sbatch|sinfo|squeue", ("dry", "make -n slurm-test", "needs the local cluster; CTest's slurm test starts one")),
     (r"(scripts|tests)/[\w/.-]+$|build/creditloop$", ("file-if-inline",)),
