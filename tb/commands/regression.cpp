@@ -338,8 +338,17 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
         channel_systemc_harness(c.channels->config, sources, error, [&](const std::string& s) { progress.status(s); });
         if (!error.empty()) build_errors.push_back(error);
     }
-    // Ctrl-C reaches the builds' compilers too (one process group): no build failed, the run stopped.
-    if (interrupt_requested()) build_errors.clear();
+    // A stop signal ended the builds (process.h: their compilers too): no build failed, and no
+    // test runs; every one is reported as not run, and the exit status is 128 + the signal.
+    if (interrupt_requested()) {
+        progress.finish();
+        std::vector<CaseOutcome> outcomes(cases.size());
+        for (auto& o : outcomes) {
+            o.ending = CaseOutcome::Ending::not_run;
+            o.error = "interrupted while building";
+        }
+        return report_regression(cases, indices, selected, outcomes, command, program);
+    }
     if (!build_errors.empty()) {
         progress.finish();
         for (const auto& e : build_errors) std::cerr << "creditloop regress: " << e << "\n";

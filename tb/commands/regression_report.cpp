@@ -117,7 +117,9 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
             error.append_attribute("message") = ("interrupted by " + signal_name(interrupt_signal())).c_str();
             error.text() = rerun.c_str();
         } else if (o.ending == CaseOutcome::Ending::not_run) {
-            test.append_child("skipped").append_attribute("message") = ("not run: " + stop_reason).c_str();
+            // o.error says when: "interrupted while building" (the bank builds never finished).
+            test.append_child("skipped").append_attribute("message") =
+                ((o.error.empty() ? "not run: " : "not run (" + o.error + "): ") + stop_reason).c_str();
         } else if (o.disk_error) {
             auto error = test.append_child("error");
             error.append_attribute("type") = "io";
@@ -249,7 +251,7 @@ int report_regression(const std::vector<RegressionCase>& cases, const std::vecto
         }
         if (!o.finished()) {
             table << pad(c.name, 34) << pad(c.spec.config.key(), 26)
-                  << (o.ending == CaseOutcome::Ending::interrupted ? "interrupted" : "not run") << "\n";
+                  << (o.ending == CaseOutcome::Ending::interrupted ? "interrupted" : o.error.empty() ? "not run" : "not run (" + o.error + ")") << "\n";
             continue;
         }
         if (o.disk_error) {

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <csignal>
 
+#include "process.h"
+
 namespace creditloop {
 
 namespace {
@@ -11,10 +13,15 @@ std::atomic<int> g_signal{0};
 
 extern "C" void on_interrupt(int signal) {
     if (g_signal.exchange(signal) != 0) {
-        // The second: the user means it. Default action, re-raised (exit status 128 + signal).
+        // The second: the user means it. The children at once, then the default action, re-raised
+        // (exit status 128 + signal).
+        signal_children(SIGKILL);
         std::signal(signal, SIG_DFL);
         std::raise(signal);
     }
+    // Builds (Verilator, the compilers) run in process groups of their own: a signal sent to
+    // this process alone reaches them only through here.
+    signal_children(SIGTERM);
 }
 
 }  // namespace

@@ -8,6 +8,10 @@
 
 namespace creditloop {
 
+// Every program started here runs in a process group of its own (it and whatever it starts:
+// CMake, make, the compilers), tracked while it runs. A stop signal (interrupt.h) sends each group
+// SIGTERM at once, and SIGKILL to a group still alive a second later.
+
 // Run argv with stdout and stderr appended to `log`. While it runs, `poll` (if given) is called
 // about five times a second, for a progress line. The exit status; -1 when the program could
 // not be started or was killed by a signal.
@@ -20,6 +24,10 @@ int run_capture(const std::vector<std::string>& argv, std::string& out);
 // Replace this process with argv (a SystemC harness: its output and exit code become the run's,
 // without SystemC's banner). Returns only when it could not be started: why.
 std::string exec_program(std::vector<std::string> argv);
+
+// Send `signal` to the process group of every program running now (async-signal-safe: the
+// interrupt handler calls it).
+void signal_children(int signal);
 
 }  // namespace creditloop
 

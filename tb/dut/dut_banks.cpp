@@ -1,12 +1,15 @@
 #include "dut_detail.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 #include "dut_bank.h"
+#include "interrupt.h"
 #include "parallel.h"
 #include "process.h"
 
@@ -46,6 +49,43 @@ std::string manifest_text(const Manifest& m) {
     return out.str();
 }
 
+std::string library_fingerprint(const fs::path& file) {
+    // Its fingerprint is checked on every lookup, so it is remembered per file, size and time.
+    static std::mutex mutex;
+    static std::map<std::string, std::pair<std::string, std::string>> known;   // path -> (size:time, fingerprint)
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (ec) return "";
+    const auto time = fs::last_write_time(file, ec).time_since_epoch().count();
+    const std::string when = std::to_string(size) + ":" + std::to_string(time);
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        const auto it = known.find(file.string());
+        if (it != known.end() && it->second.first == when) return it->second.second;
+    }
+    std::ifstream in(file, std::ios::binary);
+    uint64_t hash = 0xcbf29ce484222325ull;
+    std::vector<char> block(1 << 20);
+    uint64_t read = 0;
+    while (in) {
+        in.read(block.data(), static_cast<std::streamsize>(block.size()));
+        const size_t n = static_cast<size_t>(in.gcount());
+        read += n;
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {   // FNV-1a a word at a time: a 40 MB plugin in a few ms
+            uint64_t word;
+            std::memcpy(&word, block.data() + i, 8);
+            hash = (hash ^ word) * 0x100000001b3ull;
+        }
+        for (; i < n; ++i) hash = (hash ^ static_cast<unsigned char>(block[i])) * 0x100000001b3ull;
+    }
+    if (read != size) return "";
+    const std::string fingerprint = std::to_string(size) + " " + hex(hash);
+    std::lock_guard<std::mutex> lock(mutex);
+    known[file.string()] = {when, fingerprint};
+    return fingerprint;
+}
+
 std::optional<Manifest> read_manifest(const fs::path& dir, const std::string& magic) {
     std::istringstream in(read_file((dir / kManifest).string()));
     std::string line;
@@ -66,6 +106,8 @@ std::optional<Manifest> read_manifest(const fs::path& dir, const std::string& ma
             words >> m.variants.back().stamp;
         } else if (word == "file" && !m.variants.empty()) {
             m.variants.back().files.push_back(line.substr(5));
+        } else if (word == "library") {
+            m.library = line.substr(8);
         } else if (word == "instance") {
             Manifest::Instance i;
             words >> i.variant >> i.key;
@@ -84,7 +126,9 @@ std::optional<Found> find_bank(const std::string& root, const std::string& prefi
         // A SystemC harness (channels_<key>_sc) is not a bank: it keeps its own stamp.
         if (name.size() > 3 && name.compare(name.size() - 3, 3, "_sc") == 0) continue;
         const auto m = read_manifest(entry.path(), magic);
-        if (!m || !fs::exists(entry.path() / "dut.so")) continue;
+        // A plugin cut short (a full disk, a killed copy) or replaced is never loaded: the bank
+        // is built again in its place.
+        if (!m || m->library.empty() || library_fingerprint(entry.path() / "dut.so") != m->library) continue;
         for (size_t i = 0; i < m->instances.size(); ++i) {
             const auto& inst = m->instances[i];
             if (inst.key == key && inst.variant >= 0 && static_cast<size_t>(inst.variant) < m->variants.size() &&
@@ -179,9 +223,12 @@ std::string compile_bank(const fs::path& dir, const DutSources& sources, const s
     std::error_code ec;
     fs::rename(dir / "build" / "dut.so", dir / "dut.so", ec);
     if (ec) return failed + " (no dut.so: " + ec.message() + "); full log: " + log;
+    const std::string fingerprint = library_fingerprint(dir / "dut.so");
     {
         std::ofstream out(dir / (std::string(kManifest) + ".tmp"));
-        out << manifest;
+        out << manifest << "library " << fingerprint << "\n";
+        out.flush();
+        if (fingerprint.empty() || !out) return failed + " (cannot write " + (dir / kManifest).string() + "; is the disk full?)";
     }
     fs::rename(dir / (std::string(kManifest) + ".tmp"), dir / kManifest, ec);
     // The generated code is not needed once the plugin is linked (a bank of forty is ~40 MB).
@@ -214,6 +261,10 @@ std::string lint_alone(const Wanted& w, const fs::path& dir) {
 void build_with_fallback(std::vector<Wanted*> wanted, const std::string& root, const BuildStatus& status) {
     const std::string error = build_bank(wanted, root, status);
     if (error.empty()) return;
+    if (interrupt_requested()) {   // a stop signal ended the build: no configuration is to blame
+        for (Wanted* w : wanted) w->error = "interrupted while building";
+        return;
+    }
     std::vector<std::string> stamps;
     for (Wanted* w : wanted)
         if (std::find(stamps.begin(), stamps.end(), w->stamp) == stamps.end()) stamps.push_back(w->stamp);

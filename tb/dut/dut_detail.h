@@ -114,8 +114,11 @@ struct Manifest {
         std::string key;
     };
     std::vector<Instance> instances;
+    std::string library;   // "SIZE HASH" of dut.so as built (library_fingerprint): a truncated or foreign one is rebuilt
 };
 std::string manifest_text(const Manifest& m);
+// The size and a hash of a built file's whole content, "SIZE HASH"; "" when it cannot be read.
+std::string library_fingerprint(const fs::path& file);
 std::optional<Manifest> read_manifest(const fs::path& dir, const std::string& magic);
 // The complete bank among root's folders whose name starts with `prefix` that holds `key` built
 // from the RTL set `stamp`.

@@ -47,8 +47,10 @@ std::string build_harness(const fs::path& dir, const std::string& executable, co
         if (!fs::exists(library)) return library + " not found: build the project first (make build)";
         libraries += (libraries.empty() ? "" : ";") + library;
     }
+    // The stamp holds the executable's fingerprint too: one cut short or replaced is built again.
     const fs::path stamp_file = dir / "stamp";
-    if (fs::exists(dir / executable) && read_file(stamp_file.string()) == stamp) return "";
+    const auto stamped = [&] { return stamp + "\nexecutable " + library_fingerprint(dir / executable) + "\n"; };
+    if (fs::exists(dir / executable) && read_file(stamp_file.string()) == stamped()) return "";
 
     std::error_code ec;
     fs::remove(stamp_file, ec);
@@ -69,7 +71,7 @@ std::string build_harness(const fs::path& dir, const std::string& executable, co
     if (run_logged(configure, log) != 0) return what + " (" + first_error_line(log) + "); full log: " + log;
     if (run_logged({"cmake", "--build", dir.string(), "--", "-j2"}, log, status, phase) != 0)
         return what + " (" + first_error_line(log) + "); full log: " + log;
-    std::ofstream(stamp_file) << stamp;
+    std::ofstream(stamp_file) << stamped();
     return "";
 }
 
