@@ -8,6 +8,7 @@
 #                make sim DUT_COUNTER=<file.sv|map.json> DUT_RETURN=<file.sv>   your own blocks
 #                make sim DUT_LINK=<map.json>   a sender and receiver of your own
 #                make sim DUT_LINK=<map.json> MUTANT=<file.mutant>   with a patch of one of the map's files
+#                every make sim writes the HTML report: build/report/index.html (docs/report.md)
 #   make test    every test through CTest: the regression, mutants, SystemC, Catch2 (ctest -L <tag>)
 #   make test-fast  the tests that need no verilation (model, scoreboards, CLI, bad input), < 30 s
 #   make docs-test every command the README and docs/ show, run as written; the numbers they print checked
@@ -53,7 +54,7 @@ endif
 all: build
 
 help:
-	@sed -n '2,29p' Makefile
+	@sed -n '2,31p' Makefile
 
 deps:
 	@scripts/install-deps.sh
@@ -84,7 +85,8 @@ sim: build-cli
 	  --waves-dir '$(WAVES_DIR)' $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
 	  $(rerun_flags) $(if $(SHARD),--shard '$(SHARD)') \
 	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') \
-	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(if $(MUTANT),--mutant '$(MUTANT)') $(if $(SYSTEMC),--systemc) $(waves_flags)
+	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(if $(MUTANT),--mutant '$(MUTANT)') $(if $(SYSTEMC),--systemc) $(waves_flags) \
+	  --report $(BUILD)/report
 	$(if $(TESTS)$(RTL)$(DUT_COUNTER)$(DUT_RETURN)$(DUT_LINK)$(MUTANT)$(SHARD)$(rerun_flags),,$(BUILD)/creditloop network --slice --seed $(SEED))
 
 network: build-cli

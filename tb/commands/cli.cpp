@@ -7,6 +7,7 @@
 #include "cli_parse.h"
 #include "mutants.h"
 #include "process.h"
+#include "report_folder.h"
 
 namespace creditloop {
 
@@ -17,6 +18,7 @@ const char* const kUsage =
     "       creditloop faults [options]   lost credit messages: throughput and recovery, a Markdown table\n"
     "       creditloop regress [options]  the regression (make sim); --shard I/N a slice, --rerun-failed FILE\n"
     "       creditloop merge --junit OUT SHARD.xml...  the shards of one regression, merged\n"
+    "       creditloop report [options]   the regression's HTML report from its JUnit file (index.html)\n"
     "       creditloop soak [options]     10^9 cycles of random traffic with resets, memory sampled (make soak)\n"
     "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
     "       creditloop mutation [options] generated mutants of credit_link (make mutation)\n"
@@ -231,7 +233,10 @@ std::optional<RegressCommand> parse_regress(const std::vector<std::string>& args
     std::string shard;
     app.add_option("--shard", shard, "I/N: only every Nth selected test from the Ith (a cluster's slice; merge them with creditloop merge)");
     app.add_option("--rerun-failed", cmd.rerun_failed, "a JUnit file of an earlier run: only its tests that did not pass (make sim RERUN=failed)");
+    app.add_option("--report", cmd.report_dir, "DIR: the HTML report (DIR/index.html) beside the JUnit file's results");
     if (!parse_command(app, args, error)) return std::nullopt;
+    if (!cmd.report_dir.empty()) error.message = report_folder_problem(cmd.report_dir, false);
+    if (!error.message.empty()) return std::nullopt;
     if (cmd.rtl_options.any() && cmd.rtl_dir.empty()) {
         error.message = "--incdir, --define and --file-list go with --rtl (a map names its own sources)";
         return std::nullopt;

@@ -44,6 +44,7 @@ struct RegressCommand {
     std::string log_level = "warn";
     int shard = 0, shards = 0;      // --shard I/N: every Nth selected test from the Ith (0: all)
     std::string rerun_failed;       // a JUnit file: only its tests that did not pass
+    std::string report_dir;         // the HTML report's folder (index.html), "" for none
 };
 
 // `creditloop merge`: the JUnit files of one regression's shards, into one.

@@ -5,6 +5,7 @@
 //   creditloop faults [options]    lost credit messages: throughput and recovery against drop rate and T
 //   creditloop regress [options]   the regression behind `make sim`
 //   creditloop merge --junit OUT SHARD.xml...  one regression's shards (--shard I/N) into one file
+//   creditloop report [options]    the HTML report of a JUnit file (docs/report.md)
 //   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
 //   creditloop mutation [options]  generated mutants (make mutation, scripts/mutation.py)
 //   creditloop size [options]      buffer sizing in bytes and credits (size --help)
@@ -52,6 +53,7 @@
 #include "regression.h"
 #include "soak.h"
 #include "report.h"
+#include "report_command.h"
 
 namespace fs = std::filesystem;
 using namespace creditloop;
@@ -208,6 +210,7 @@ int main(int argc, char** argv) {
         if (!cmd) return parse_failed(error);
         return run_merge(*cmd);
     }
+    if (sub == "report") return run_report(args);
     if (sub == "soak") return run_soak(args);
     if (sub == "size") return run_size(args);
     if (sub == "sweep") return run_sweep(args, program_path(argv[0]));
@@ -223,5 +226,5 @@ int main(int argc, char** argv) {
         if (!cmd) return parse_failed(error);
         return run_mutants(*cmd, program_path(argv[0]));
     }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw', 'tops', 'map' or 'network' (see 'creditloop --help')");
+    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'report', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw', 'tops', 'map' or 'network' (see 'creditloop --help')");
 }

@@ -15,6 +15,7 @@
 #include "junit.h"
 #include "regression_detail.h"
 #include "report.h"
+#include "report_folder.h"
 
 namespace fs = std::filesystem;
 
@@ -110,6 +111,23 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
         property(properties, "config", c.channels ? channel_run_arguments(*c.channels) : describe(c.spec));
         property(properties, "index", std::to_string(indices[i]));
         if (!o.caught_by.empty()) property(properties, "caught_by", o.caught_by);
+        // The columns of the summary table and what a failure shows, for the HTML report.
+        if (o.finished() && !o.disk_error) {
+            property(properties, "verdict", verdict_word(o));
+            if (!c.channels) {
+                property(properties, "cycles", std::to_string(o.result.cycles));
+                property(properties, "measured", three_decimals(o.result.throughput));
+                property(properties, "predicted", three_decimals(o.result.predicted_throughput));
+            } else if (o.channels) {
+                property(properties, "cycles", std::to_string(o.channels->cycles));
+                property(properties, "measured", three_decimals(o.channels->link_throughput));
+            }
+        }
+        if (c.seed_throughput) property(properties, "seed_value", *c.seed_throughput);
+        if (o.first_violation()) property(properties, "first_violation", violation_line(*o.first_violation()));
+        property(properties, "rerun", program + " run " + rerun_arguments(c, command));
+        if (!o.waves.empty()) property(properties, "waves", o.waves);
+        if (!o.gtkw.empty()) property(properties, "gtkw", o.gtkw);
         const std::string rerun = "rerun: " + program + " run " + rerun_arguments(c, command);
         if (o.ending == CaseOutcome::Ending::interrupted) {
             auto error = test.append_child("error");
@@ -299,6 +317,14 @@ int report_regression(const std::vector<RegressionCase>& cases, const std::vecto
 
     const bool written = write_junit(command.junit, cases, indices, selected, outcomes, command, program, coverage) &&
                          write_coverage_json(coverage_file, coverage);
+    // The HTML report (docs/report.md), from the files just written.
+    bool report_input_problem = false;
+    const std::string report_problem =
+        written && !command.report_dir.empty()
+            ? write_report_folder(command.junit, command.report_dir, DutSources::from_environment().source_root, false,
+                                  report_input_problem)
+            : "";
+    if (!report_problem.empty()) std::cerr << "creditloop regress: " << report_problem << "\n";
     size_t interrupted = 0, not_run = 0;
     std::string disk_problem;
     for (const auto& o : outcomes) {
@@ -329,8 +355,10 @@ int report_regression(const std::vector<RegressionCase>& cases, const std::vecto
     }
     std::cout << "\n" << (cases.size() - failed) << " passed, " << failed << " failed (JUnit: " << command.junit
               << ", coverage: " << coverage_file << ")\n";
+    if (!command.report_dir.empty() && report_problem.empty())
+        std::cout << "report: " << report_index_path(command.report_dir) << "\n";
     if (failed) std::cout << "rerun what failed: make sim RERUN=failed\n";
-    return failed ? 1 : 0;
+    return failed ? 1 : !report_problem.empty() ? 3 : 0;
 }
 
 }  // namespace regression_detail
