@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "channel_library.h"
 #include "dut_library.h"
 #include "mutant_patch.h"
@@ -20,6 +22,7 @@
 #include "parallel.h"
 #include "progress.h"
 #include "report.h"
+#include "report_inputs.h"
 
 namespace fs = std::filesystem;
 
@@ -201,6 +204,25 @@ struct Kill {
     std::string error;
 };
 
+// The kill table for the HTML report (docs/report.md), the waves as absolute paths; the last
+// run's, whole (a report without it shows no table, so a failed write is not fatal).
+void write_kills_json(const std::vector<Mutant>& mutants, const std::vector<Kill>& kills, const std::string& program,
+                      const std::string& path) {
+    nlohmann::ordered_json out = {{"mutants", nlohmann::ordered_json::array()}};
+    std::error_code ec;
+    const auto absolute = [&](const std::string& file) { return file.empty() ? file : fs::absolute(file, ec).string(); };
+    for (size_t i = 0; i < mutants.size(); ++i) {
+        const Kill& k = kills[i];
+        out["mutants"].push_back({{"name", mutants[i].name}, {"class", mutants[i].bug_class}, {"caught", k.caught},
+                                  {"cycle", k.caught ? k.first.cycle : 0}, {"checks", k.checks}, {"stimulus", k.case_name},
+                                  {"rerun", k.caught ? program + " run " + k.rerun + " --mutant " + mutants[i].name : ""},
+                                  {"waves", absolute(k.waves)}, {"gtkw", absolute(k.gtkw)}});
+    }
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    std::ofstream(path + ".tmp") << out.dump(2) << "\n";
+    fs::rename(path + ".tmp", path, ec);
+}
+
 std::string pad(const std::string& text, size_t width) {
     return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
 }
@@ -328,6 +350,7 @@ int run_mutants(const MutantsCommand& command, const std::string& program) {
             std::cout << "  " << program << " run " << run_arguments(c.spec) << " --mutant " << mutants[i].name << "\n";
     }
     std::cout << "\n" << (mutants.size() - survivors) << " of " << mutants.size() << " mutants caught\n";
+    write_kills_json(mutants, kills, program, mutants_kills_path(base.build_root));
     // The multi-channel link's own mutants (rtl/mutants/channels/), with their own stimulus.
     const int channel_survivors =
         command.channels ? run_channel_mutants(command.filter, command.seed, command.waves_dir, program, name_matches) : 0;
