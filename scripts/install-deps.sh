@@ -9,7 +9,8 @@
 #   scripts/install-deps.sh --optional also install gtkwave and lcov
 #   scripts/install-deps.sh --sanitize also clang's sanitizer and libFuzzer runtimes (make sanitize, make fuzz)
 #   scripts/install-deps.sh --slurm    also slurm-wlm and munge (make slurm-test, a local cluster)
-# The options combine (CI gives all three).
+#   scripts/install-deps.sh --report   also chromium (the HTML report's test in a headless browser)
+# The options combine (CI gives all four).
 set -euo pipefail
 
 required=(verilator libsystemc-dev catch2 libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev
@@ -17,6 +18,7 @@ required=(verilator libsystemc-dev catch2 libspdlog-dev libfmt-dev libcli11-dev 
 optional=(gtkwave lcov)
 sanitize=(libclang-rt-14-dev)
 slurm=(slurm-wlm munge)
+report=(chromium)
 
 mode=install
 want=("${required[@]}")
@@ -26,7 +28,8 @@ for arg in "$@"; do
     --optional) want+=("${optional[@]}") ;;
     --sanitize) want+=("${sanitize[@]}") ;;
     --slurm) want+=("${slurm[@]}") ;;
-    *) echo "install-deps.sh: unknown option '$arg' (use --check, --optional, --sanitize or --slurm)" >&2; exit 2 ;;
+    --report) want+=("${report[@]}") ;;
+    *) echo "install-deps.sh: unknown option '$arg' (use --check, --optional, --sanitize, --slurm or --report)" >&2; exit 2 ;;
   esac
 done
 
