@@ -143,6 +143,17 @@ void failures(std::string& out, const ReportPage& page) {
     }
 }
 
+// One table of bins: the name, the count and what it means.
+void bin_table(std::string& out, const ReportPage& page, bool hit, const char* id) {
+    out += fmt::format("<table id=\"{}\"><thead><tr><th>bin</th><th>count</th><th>meaning</th></tr></thead><tbody>\n", id);
+    for (const auto& b : page.bins)
+        if ((b.count != 0) == hit)
+            out += fmt::format("<tr class=\"{}\"><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td></tr>\n",
+                               hit ? "hit" : "failed", html_escape(b.name), b.count, html_escape(b.meaning));
+    out += "</tbody></table>\n";
+}
+
+// The bins never hit first, in full; the bins hit folded below them.
 void coverage(std::string& out, const ReportPage& page) {
     out += "<h2>Functional coverage</h2>\n";
     if (!page.has_coverage) {
@@ -151,13 +162,14 @@ void coverage(std::string& out, const ReportPage& page) {
     }
     size_t hit = 0;
     for (const auto& b : page.bins) hit += b.count ? 1 : 0;
-    out += fmt::format("<p id=\"coverage-total\">{} of {} bins hit</p>\n<table id=\"coverage\"><thead><tr><th>bin</th>"
-                       "<th>count</th><th>meaning</th></tr></thead><tbody>\n",
-                       hit, page.bins.size());
-    for (const auto& b : page.bins)
-        out += fmt::format("<tr class=\"{}\"><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td></tr>\n",
-                           b.count ? "hit" : "failed", html_escape(b.name), b.count, html_escape(b.meaning));
-    out += "</tbody></table>\n";
+    out += fmt::format("<p id=\"coverage-total\">{} of {} bins hit</p>\n", hit, page.bins.size());
+    if (hit < page.bins.size()) {
+        out += fmt::format("<h3>Never hit ({})</h3>\n", page.bins.size() - hit);
+        bin_table(out, page, false, "coverage-unhit");
+    }
+    out += fmt::format("<details><summary>Hit ({})</summary>\n", hit);
+    bin_table(out, page, true, "coverage-hit");
+    out += "</details>\n";
 }
 
 void mutants(std::string& out, const ReportPage& page) {
