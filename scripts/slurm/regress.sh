@@ -5,7 +5,8 @@
 # Array task I runs `build/creditloop regress --shard I/N` (the tests at positions k with
 # k % N == I-1 of `creditloop regress --list`) into OUT/shard_I.xml, its coverage JSON and
 # OUT/waves_I; when every task has finished, `build/creditloop merge` writes OUT/merged.xml (the
-# testcases in the unsharded order) and OUT/merged.coverage.json. Exits with merge's code: 0 all
+# testcases in the unsharded order) and OUT/merged.coverage.json, then `build/creditloop report`
+# the HTML report OUT/report/index.html (docs/report.md). Exits with merge's code: 0 all
 # passed, 1 a test failed, 2 bad input; 3 when a shard could not run (its log is named).
 #   --shards N     array tasks (default 4)                 --jobs J   per task: creditloop's --jobs
 #   --filter P     creditloop's --filter (default: all)    and the CPUs asked of Slurm (default 2)
@@ -230,6 +231,7 @@ merge_rc=$?
 set -e
 if [ "$merge_rc" -le 1 ]; then
   echo "$me: merged JUnit: $out/merged.xml (coverage: $out/merged.coverage.json), $total tests in $((SECONDS - start_s)) s"
+  "$creditloop" report --junit "$out/merged.xml" --out "$out/report" || echo "$me: no HTML report (above)" >&2
 fi
 # A shard's own bad input or build failure outranks a merged verdict made without its tests.
 if [ "$worst" -gt "$merge_rc" ]; then exit "$worst"; fi
