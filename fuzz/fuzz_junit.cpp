@@ -7,6 +7,7 @@
 // a real run wrote). Each is written to the scratch directory as shard_<k>.xml, with a valid
 // coverage JSON beside it (shard_<k>.coverage.json, no bin counted); merge writes merged.xml
 // there. A merge must end in a verdict (0 or 1) or a refusal (2); a rerun must give the tests or
+// one reason. The HTML report (tb/report/report_inputs.h) reads the first file: a whole page, or
 // one reason.
 #include <cstdint>
 #include <fstream>
@@ -14,8 +15,10 @@
 
 #include "coverage_report.h"
 #include "fuzz_support.h"
+#include "html_report.h"
 #include "merge.h"
 #include "regression.h"
+#include "report_inputs.h"
 
 using namespace creditloop;
 using namespace creditloop::fuzz;
@@ -60,5 +63,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string problem;
     const auto rerun = tests_to_rerun(merge.shards.front(), 1, problem);
     if (!problem.empty()) expect_one_line(problem, "tests_to_rerun");
+
+    std::string report_error;
+    if (const auto page = read_report_inputs(merge.shards.front(), dir + "/report", report_error))
+        expect(html_report(*page).find("</html>") != std::string::npos, "html_report", "the page does not end");
+    else
+        expect_one_line(report_error, "read_report_inputs");
     return 0;
 }
