@@ -105,7 +105,7 @@ TEST_CASE("the CLI exits 2 with one error line and writes nothing on bad input",
 TEST_CASE("every subcommand answers --help with its options and exits 0", "[cli][binary]") {
     const std::vector<std::pair<std::string, std::string>> commands = {
         {"run", "--reverse-load"}, {"regress", "--junit"},   {"mutants", "--waves-dir"}, {"size", "--bandwidth"},
-        {"sweep", "--rtl-grid"},   {"policies", "--loads"},  {"speed", "--mode"}};
+        {"sweep", "--rtl-grid"},   {"policies", "--loads"},  {"speed", "--mode"},        {"report", "--junit"}};
     for (const auto& [command, option] : commands) {
         const Outcome o = cli(command + " --help");
         INFO(command << ": " << o.out << o.err);
