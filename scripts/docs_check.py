@@ -71,7 +71,7 @@ RULES = [
     (r"gtkwave", ("skip", "a waveform viewer (a window)")),
     # Installing into the machine's folders: CTest's install test runs the same on a temporary
     # prefix and the .deb, from a folder outside the checkout (tests/install/test_install.sh).
-    (r"cmake --install|\(cd build && cpack|sudo dpkg|cd ~/|cp -r /usr/share/creditloop|creditloop ",
+    (r"cmake --install|\(cd build && cpack|cpack |sudo dpkg|cd ~/|cp -r /usr/share/creditloop|creditloop ",
      ("skip", "installs creditloop; CTest's install test does the same on a temporary prefix")),
     (r"(cd build && )?ctest ", ("ctest",)),
     (r"export SLURM_CONF|sbatch|sinfo|squeue", ("dry", "make -n slurm-test", "needs the local cluster; CTest's slurm test starts one")),
