@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 
 #include "channel_config.h"
 #include "link_config.h"
@@ -62,5 +63,45 @@ inline double hol_per_channel_throughput(int others, int credits, int round_trip
 // One shared pool: the stalled channel's flits pile up until they hold every credit, and then
 // no channel sends at all.
 constexpr double hol_shared_pool_throughput() { return 0.0; }
+
+// How the shared pool gets there: a fluid model of the credits still circulating, A (N x B at
+// the start). The link sends min(1, A / RTT) flits a cycle, one in N of them the stalled
+// channel's, whose credit never comes back: dA/dt = -min(1, A / RTT) / N. While A >= RTT it falls
+// by 1/N a cycle, until t1 = N (A0 - RTT); then A = RTT e^(-(t - t1) / (N RTT)), a decay with the
+// time constant N x RTT. Each other channel sends min(1, A / RTT) / N a cycle.
+struct HolSharedTransient {
+    int channels = 1, credits = 1, round_trip = 1;
+
+    double time_constant() const { return static_cast<double>(channels) * round_trip; }
+    double linear_until() const {
+        return std::max(0.0, static_cast<double>(channels) * (static_cast<double>(channels) * credits - round_trip));
+    }
+    // One other channel's throughput at cycle t.
+    double rate(double t) const {
+        const double a0 = static_cast<double>(channels) * credits;
+        const double t1 = linear_until();
+        const double a = t < t1 ? a0 - t / channels : std::min(a0, static_cast<double>(round_trip)) * std::exp(-(t - t1) / time_constant());
+        return std::min(1.0, a / round_trip) / channels;
+    }
+    // Its average over the cycles [from, to): the closed form's integral, piece by piece.
+    double average(double from, double to) const {
+        if (to <= from) return rate(from);
+        const double t1 = linear_until(), tau = time_constant(), span = to - from;
+        double area = 0.0;
+        if (from < t1) {   // A >= RTT: the link is full, each channel sends 1/N
+            const double end = std::min(to, t1);
+            area += (end - from) / channels;
+            from = end;
+        }
+        if (to > from) area += rate(from) * tau * (1.0 - std::exp(-(to - from) / tau));
+        return area / span;
+    }
+    // The first cycle from which one other channel sends less than `tolerance` a cycle.
+    double settled_by(double tolerance) const {
+        const double t1 = linear_until();
+        const double start = rate(t1);
+        return start <= tolerance ? t1 : t1 + time_constant() * std::log(start / tolerance);
+    }
+};
 
 }  // namespace creditloop

@@ -143,6 +143,21 @@ TEST_CASE("creditloop hol: every row meets its closed form on the RTL", "[rtl][c
     CHECK(met == 8);
 }
 
+TEST_CASE("creditloop hol: a window still in the shared pool's transient asks for a longer run", "[cli][channels][hol][fast]") {
+    // 8 channels, B = 15, L = 64: the shared pool drains with the time constant 8 x 130 cycles;
+    // at 2,000 cycles every check passes but the window has not reached the steady state.
+    const Outcome early = cli("hol --channels 8 --credits 15 --L 64 --model --cycles 2000");
+    INFO(early.out << early.err);
+    CHECK(early.exit_code == 0);
+    CHECK(early.out.find("| run longer: at least 9000 cycles | pass |") != std::string::npos);
+    CHECK(early.out.find("Rerun with --cycles 9000") != std::string::npos);
+    const Outcome settled = cli("hol --channels 8 --credits 15 --L 64 --model --cycles 9000");
+    INFO(settled.out << settled.err);
+    CHECK(settled.exit_code == 0);
+    CHECK(settled.out.find("run longer") == std::string::npos);
+    CHECK(settled.out.find("| one shared (120) | 0 (C0 holds every credit) | 0.000 .. 0.000 | yes | pass |") != std::string::npos);
+}
+
 TEST_CASE("channel waves: reproducible bit for bit, grouped by channel", "[rtl][channels][waves]") {
     const fs::path dir = scratch("waves");
     const std::string a = (dir / "a.vcd").string(), b = (dir / "b.vcd").string();

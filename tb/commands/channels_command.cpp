@@ -200,6 +200,19 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
 
 // ---- the head-of-line table
 
+void hol_settling(HolRow& row, uint64_t cycles) {
+    const HolSharedTransient transient{row.channels, row.credits, round_trip_cycles(row.stages)};
+    const double from = static_cast<double>(cycles / 2), settled = transient.settled_by(kHolTolerance);
+    if (from >= settled) return;
+    row.transient = transient.average(from, static_cast<double>(cycles));
+    // The fluid model's clock is good to about one round trip (the first credits come back only
+    // after one): the pool may be drained a round trip behind it, never more.
+    const double rtt = round_trip_cycles(row.stages);
+    const double most = transient.average(std::max(0.0, from - rtt), static_cast<double>(cycles) - rtt) + kHolTolerance;
+    if (row.highest > most) return;
+    row.run_longer = static_cast<uint64_t>(std::ceil(2.0 * settled / 1000.0)) * 1000;
+}
+
 int run_hol(const std::vector<std::string>& args) {
     ParseError error;
     const auto cmd = parse_hol(args, error);
@@ -256,10 +269,11 @@ int run_hol(const std::vector<std::string>& args) {
         for (int c = 1; c < row.channels; ++c) {
             row.lowest = std::min(row.lowest, r.channels[c].throughput);
             row.highest = std::max(row.highest, r.channels[c].throughput);
-            row.meets = row.meets && std::abs(r.channels[c].throughput - row.closed_form) <= 0.002;
+            row.meets = row.meets && std::abs(r.channels[c].throughput - row.closed_form) <= kHolTolerance;
         }
+        if (row.shared && !row.meets) hol_settling(row, cycles);
         row.passed = r.passed;
-        all = all && row.meets && row.passed;
+        all = all && (row.meets || row.run_longer) && row.passed;
         progress.advance();
     }
     progress.finish();
@@ -277,8 +291,20 @@ int run_hol(const std::vector<std::string>& args) {
         std::cout << fmt::format("| {} | {} | {} | {} | {} | {} | {:.3f} .. {:.3f} | {} | {} |\n", row.channels, row.credits,
                                  row.stages, rtt, row.shared ? fmt::format("one shared ({})", row.channels * row.credits)
                                                              : std::string("per channel"),
-                                 form, row.lowest, row.highest, row.meets ? "yes" : "NO", row.passed ? "pass" : "FAIL");
+                                 form, row.lowest, row.highest,
+                                 row.meets ? "yes"
+                                 : row.run_longer ? fmt::format("run longer: at least {} cycles", row.run_longer)
+                                                  : "NO",
+                                 row.passed ? "pass" : "FAIL");
     }
+    for (const auto& row : rows)
+        if (row.run_longer)
+            std::cout << fmt::format(
+                "\n{} channels, B = {}, L = {}, one shared pool: the window began before the pool drained. Credits leave "
+                "the loop one in {} sends, a decay with the time constant N x RTT = {} cycles; its closed form gives "
+                "{:.3f} per channel over this window. Rerun with --cycles {} for the steady state.\n",
+                row.channels, row.credits, row.stages, row.channels, row.channels * round_trip_cycles(row.stages),
+                row.transient, row.run_longer);
     return all ? 0 : 1;
 }
 
