@@ -61,15 +61,18 @@ deps:
 
 # Install what is missing (asks for root), configure once, build incrementally. The commands
 # that only run the CLI build only the CLI (build-cli); make test builds the tests too.
+# Two make commands at once in one checkout (two make sim in two terminals) take turns to
+# configure and build, under a lock in the build folder; what they run then shares the cache.
 configure:
 	@scripts/install-deps.sh --check 2>/dev/null || scripts/install-deps.sh
-	@test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	@mkdir -p $(BUILD) && flock $(BUILD)/.build.lock sh -c \
+	  'test -f $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release'
 
 build: configure
-	@cmake --build $(BUILD) -j$(JOBS)
+	@flock $(BUILD)/.build.lock cmake --build $(BUILD) -j$(JOBS)
 
 build-cli: configure
-	@cmake --build $(BUILD) -j$(JOBS) --target creditloop
+	@flock $(BUILD)/.build.lock cmake --build $(BUILD) -j$(JOBS) --target creditloop
 
 # RERUN=failed reruns from the last JUnit file, kept as results.previous.xml (results.xml is then the rerun's).
 ifeq ($(RERUN),failed)

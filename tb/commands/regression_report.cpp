@@ -2,6 +2,8 @@
 // command that reruns it and its waves, the functional coverage, the JUnit file (written, and read
 // back for RERUN=failed) and the exit code.
 #include <csignal>
+
+#include <unistd.h>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -155,7 +157,7 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
     // Write beside the target and rename, so a reader never sees half a file.
     std::error_code ec;
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
-    const std::string temporary = path + ".tmp";
+    const std::string temporary = path + "." + std::to_string(::getpid()) + ".tmp";   // two runs at once: each its own
     if (!doc.save_file(temporary.c_str(), "  ")) {
         fs::remove(temporary, ec);   // a full disk: the last complete file stays as it was
         return false;

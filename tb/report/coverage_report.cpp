@@ -1,5 +1,7 @@
 #include "coverage_report.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -45,7 +47,7 @@ nlohmann::ordered_json coverage_json(const CoverageTally& tally) {
 bool write_coverage_json(const std::string& path, const CoverageTally& tally) {
     std::error_code ec;
     if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
-    const std::string temporary = path + ".tmp";
+    const std::string temporary = path + "." + std::to_string(::getpid()) + ".tmp";   // two runs at once: each its own
     {
         std::ofstream out(temporary);
         out << coverage_json(tally).dump(2) << "\n";

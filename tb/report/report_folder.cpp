@@ -1,5 +1,7 @@
 #include "report_folder.h"
 
+#include <unistd.h>
+
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -65,7 +67,7 @@ std::string write_report_folder(const std::string& junit, const std::string& out
     page->written = now_utc();
     std::error_code ec;
     fs::create_directories(out_dir, ec);
-    const std::string index = report_index_path(out_dir), temporary = index + ".tmp";
+    const std::string index = report_index_path(out_dir), temporary = index + "." + std::to_string(::getpid()) + ".tmp";
     {
         std::ofstream out(temporary, std::ios::binary);
         out << html_report(*page);
