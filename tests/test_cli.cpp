@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
+#include "command_table.h"
 #include "test_support.h"
 
 using namespace creditloop;
@@ -117,6 +118,46 @@ TEST_CASE("every subcommand answers --help with its options and exits 0", "[cli]
     // A flag takes no value, and an option that needs one says so, in every subcommand alike.
     CHECK(parse_error({"--full-rate=yes"}) == "--full-rate takes no value");
     CHECK(parse_error({"--B", "--K", "2"}) == "--B needs a value");
+}
+
+TEST_CASE("the usage and the unknown-command error are read from the command table", "[cli]") {
+    const std::vector<Subcommand> commands = {
+        {"run", {{"[options]", "one run"}, {"--preset NAME", "the multi-channel link"}}, nullptr},
+        {"merge", {{"--junit OUT SHARD.xml...", "shards, merged"}}, nullptr},
+        {"map", {{"FILE.sv...", "a port map"}}, nullptr}};
+    CHECK(usage_text(commands) ==
+          "usage: creditloop run [options]      one run\n"
+          "       creditloop run --preset NAME  the multi-channel link\n"
+          "       creditloop merge --junit OUT SHARD.xml...  shards, merged\n"
+          "       creditloop map FILE.sv...     a port map\n"
+          "'creditloop <command> --help' lists a command's options.\n");
+    CHECK(unknown_command("bogus", commands) == "unknown command 'bogus': use 'run', 'merge' or 'map' (see 'creditloop --help')");
+}
+
+TEST_CASE("no command, help and an unknown command", "[cli][bad-input][binary]") {
+    const Outcome none = cli("");
+    CHECK(none.exit_code == 2);
+    CHECK(none.out.rfind("usage: creditloop run [options]", 0) == 0);
+    for (const std::string asked : {"--help", "-h", "help"}) {
+        const Outcome o = cli(asked);
+        CHECK(o.exit_code == 0);
+        CHECK(o.out == none.out);
+    }
+    const Outcome bogus = cli("bogus");
+    CHECK(bogus.exit_code == 2);
+    CHECK(bogus.out.empty());
+    CHECK(lines(bogus.err) == 1);
+    CHECK(bogus.err.rfind("creditloop: unknown command 'bogus': use 'run', ", 0) == 0);
+    // Every command the usage lists, the error names.
+    std::istringstream usage(none.out);
+    for (std::string line; std::getline(usage, line);) {
+        if (line.rfind("usage: ", 0) != 0 && line.rfind("       ", 0) != 0) continue;
+        std::istringstream words(line.substr(7));
+        std::string program, name;
+        if (!(words >> program >> name)) continue;
+        INFO(name);
+        CHECK(bogus.err.find("'" + name + "'") != std::string::npos);
+    }
 }
 
 TEST_CASE("regress leaves the SystemC repeats out unless asked for, by --systemc or a filter that names them",

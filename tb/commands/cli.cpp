@@ -11,27 +11,6 @@
 
 namespace creditloop {
 
-const char* const kUsage =
-    "usage: creditloop run [options]      check one configuration of the link against the model\n"
-    "       creditloop run --preset NAME  the multi-channel link (chi, pcie, ib), per-channel report\n"
-    "       creditloop hol [options]      head-of-line table: one shared pool against a pool per channel\n"
-    "       creditloop faults [options]   lost credit messages: throughput and recovery, a Markdown table\n"
-    "       creditloop regress [options]  the regression (make sim); --shard I/N a slice, --rerun-failed FILE\n"
-    "       creditloop merge --junit OUT SHARD.xml...  the shards of one regression, merged\n"
-    "       creditloop report [options]   the regression's HTML report from its JUnit file (index.html)\n"
-    "       creditloop soak [options]     10^9 cycles of random traffic with resets, memory sampled (make soak)\n"
-    "       creditloop mutants [options]  the regression against every mutant in rtl/mutants/ (make mutants)\n"
-    "       creditloop mutation [options] generated mutants of credit_link (make mutation)\n"
-    "       creditloop size [options]     the buffer a link needs, in bytes and credits\n"
-    "       creditloop sweep [options]    throughput against B: CSV and SVG, RTL cross-checked\n"
-    "       creditloop policies [options] return policies against reverse load, a Markdown table\n"
-    "       creditloop speed [options]    cycles per second of one mode (make bench)\n"
-    "       creditloop gtkw [options]     the GTKWave save file for waves of your own (a formal counterexample)\n"
-    "       creditloop tops --out DIR     the generated testbench tops, for reading or linting them\n"
-    "       creditloop map FILE.sv...     a port map of your own counter or link, guessed for you to confirm\n"
-    "       creditloop network [options]  a credit network of routers in lockstep: deadlock, closed forms (make network)\n"
-    "'creditloop <command> --help' lists a command's options.\n";
-
 namespace {
 
 constexpr long long kMaxCycles = 100000000000LL;

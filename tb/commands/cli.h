@@ -95,6 +95,4 @@ std::vector<std::string> systemc_command(const std::string& harness, const RunSp
 int hand_over_to_systemc(const std::string& harness, const std::string& error, std::vector<std::string> argv,
                          bool json, const std::string& log_level);
 
-extern const char* const kUsage;
-
 }  // namespace creditloop

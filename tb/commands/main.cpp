@@ -1,21 +1,5 @@
-// creditloop: check credit-based flow-control RTL against the golden model.
-//   creditloop run [options]       one configuration, a readable summary or --json
-//   creditloop run --preset NAME   the multi-channel link: chi, pcie or ib (run --preset chi --help)
-//   creditloop hol [options]       the head-of-line table: shared pool against per-channel pools
-//   creditloop faults [options]    lost credit messages: throughput and recovery against drop rate and T
-//   creditloop regress [options]   the regression behind `make sim`
-//   creditloop merge --junit OUT SHARD.xml...  one regression's shards (--shard I/N) into one file
-//   creditloop report [options]    the HTML report of a JUnit file (docs/report.md)
-//   creditloop mutants [options]   the regression against every mutant in rtl/mutants/
-//   creditloop mutation [options]  generated mutants (make mutation, scripts/mutation.py)
-//   creditloop size [options]      buffer sizing in bytes and credits (size --help)
-//   creditloop sweep [options]     throughput over B, model everywhere, RTL on a grid (sweep --help)
-//   creditloop policies [options]  return policies against reverse load, as a Markdown table
-//   creditloop speed [options]     one timed run for the bench (make bench)
-//   creditloop gtkw [options]      the GTKWave save file for waves of your own (scripts/formal.py)
-//   creditloop tops --out DIR      the generated testbench tops, for reading or lint (make lint)
-//   creditloop map FILE.sv...      a port map of your own RTL, guessed for you to confirm
-//   creditloop network [options]   a credit network of routers: lockstep, deadlock, closed forms (make network)
+// creditloop: check credit-based flow-control RTL against the golden model. The subcommands are
+// the table in main() ('creditloop --help' prints it).
 // Exit codes: 0 passed, 1 a check failed, 2 bad input, 3 a build or file problem.
 #include <unistd.h>
 
@@ -28,6 +12,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "command_table.h"
 #include "channels_command.h"
 #include "faults_command.h"
 #include "block_swap.h"
@@ -176,55 +161,60 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
         });
 }
 
+// The commands that parse into a command struct and run it.
+int run_link_command(const std::vector<std::string>& args, const std::string& program) {
+    ParseError error;
+    if (is_channel_run(args)) {   // --preset, --channel or --channels: the multi-channel link
+        auto cmd = parse_channel_run(args, error);
+        return cmd ? run_channel_command(*cmd, program) : parse_failed(error);
+    }
+    auto cmd = parse_run(args, error);
+    return cmd ? run_command(*cmd, program) : parse_failed(error);
+}
+
+int regress_command(const std::vector<std::string>& args, const std::string& program) {
+    ParseError error;
+    auto cmd = parse_regress(args, error);
+    if (!cmd) return parse_failed(error);
+    set_log_level(cmd->log_level);
+    return run_regression(*cmd, program);
+}
+
+int merge_command(const std::vector<std::string>& args, const std::string&) {
+    ParseError error;
+    auto cmd = parse_merge(args, error);
+    return cmd ? run_merge(*cmd) : parse_failed(error);
+}
+
+int mutants_command(const std::vector<std::string>& args, const std::string& program) {
+    ParseError error;
+    auto cmd = parse_mutants(args, error);
+    return cmd ? run_mutants(*cmd, program) : parse_failed(error);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        std::cout << kUsage;
-        return args.empty() ? 2 : 0;
-    }
-    const std::string sub = args[0];
-    args.erase(args.begin());
-    ParseError error;
-    if (sub == "run" && is_channel_run(args)) {
-        auto cmd = parse_channel_run(args, error);
-        if (!cmd) return parse_failed(error);
-        return run_channel_command(*cmd, program_path(argv[0]));
-    }
-    if (sub == "hol") return run_hol(args);
-    if (sub == "faults") return run_faults(args);
-    if (sub == "run") {
-        auto cmd = parse_run(args, error);
-        if (!cmd) return parse_failed(error);
-        return run_command(*cmd, program_path(argv[0]));
-    }
-    if (sub == "regress") {
-        auto cmd = parse_regress(args, error);
-        if (!cmd) return parse_failed(error);
-        set_log_level(cmd->log_level);
-        return run_regression(*cmd, program_path(argv[0]));
-    }
-    if (sub == "merge") {
-        auto cmd = parse_merge(args, error);
-        if (!cmd) return parse_failed(error);
-        return run_merge(*cmd);
-    }
-    if (sub == "report") return run_report(args);
-    if (sub == "soak") return run_soak(args);
-    if (sub == "size") return run_size(args);
-    if (sub == "sweep") return run_sweep(args, program_path(argv[0]));
-    if (sub == "policies") return run_policy_table(args, program_path(argv[0]));
-    if (sub == "speed") return run_speed(args);
-    if (sub == "gtkw") return run_gtkw(args);
-    if (sub == "tops") return run_tops(args);
-    if (sub == "map") return run_map(args, program_path(argv[0]));
-    if (sub == "network") return run_network_command(args, program_path(argv[0]));
-    if (sub == "mutation") return run_mutation(args, program_path(argv[0]));
-    if (sub == "mutants") {
-        auto cmd = parse_mutants(args, error);
-        if (!cmd) return parse_failed(error);
-        return run_mutants(*cmd, program_path(argv[0]));
-    }
-    return bad_input("unknown command '" + sub + "': use 'run', 'regress', 'merge', 'report', 'mutants', 'mutation', 'hol', 'faults', 'sweep', 'size', 'policies', 'speed', 'soak', 'gtkw', 'tops', 'map' or 'network' (see 'creditloop --help')");
+    const std::vector<Subcommand> commands = {
+        {"run", {{"[options]", "check one configuration of the link against the model"},
+                 {"--preset NAME", "the multi-channel link (chi, pcie, ib), per-channel report"}}, run_link_command},
+        {"hol", {{"[options]", "head-of-line table: one shared pool against a pool per channel"}}, ignoring_program<run_hol>},
+        {"faults", {{"[options]", "lost credit messages: throughput and recovery, a Markdown table"}}, ignoring_program<run_faults>},
+        {"regress", {{"[options]", "the regression (make sim); --shard I/N a slice, --rerun-failed FILE"}}, regress_command},
+        {"merge", {{"--junit OUT SHARD.xml...", "the shards of one regression, merged"}}, merge_command},
+        {"report", {{"[options]", "the regression's HTML report from its JUnit file (index.html)"}}, ignoring_program<run_report>},
+        {"soak", {{"[options]", "10^9 cycles of random traffic with resets, memory sampled (make soak)"}}, ignoring_program<run_soak>},
+        {"mutants", {{"[options]", "the regression against every mutant in rtl/mutants/ (make mutants)"}}, mutants_command},
+        {"mutation", {{"[options]", "generated mutants of credit_link (make mutation)"}}, run_mutation},
+        {"size", {{"[options]", "the buffer a link needs, in bytes and credits"}}, ignoring_program<run_size>},
+        {"sweep", {{"[options]", "throughput against B: CSV and SVG, RTL cross-checked"}}, run_sweep},
+        {"policies", {{"[options]", "return policies against reverse load, a Markdown table"}}, run_policy_table},
+        {"speed", {{"[options]", "cycles per second of one mode (make bench)"}}, ignoring_program<run_speed>},
+        {"gtkw", {{"[options]", "the GTKWave save file for waves of your own (a formal counterexample)"}}, ignoring_program<run_gtkw>},
+        {"tops", {{"--out DIR", "the generated testbench tops, for reading or linting them"}}, ignoring_program<run_tops>},
+        {"map", {{"FILE.sv...", "a port map of your own counter or link, guessed for you to confirm"}}, run_map},
+        {"network", {{"[options]", "a credit network of routers in lockstep: deadlock, closed forms (make network)"}},
+         run_network_command},
+    };
+    return dispatch(commands, std::vector<std::string>(argv + 1, argv + argc), program_path(argv[0]));
 }
