@@ -83,6 +83,7 @@ void Progress::print(const std::string& text) {
 void Progress::finish() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (terminal_ && drawn_) std::fputs("\r\033[K", out_);
+    if (!terminal_ && active_ && total_ && done_ != done_shown_) draw_locked(true);
     std::fflush(out_);
     drawn_ = false;
     active_ = false;
@@ -118,6 +119,7 @@ void Progress::draw_locked(bool force) {
         std::fputs(text.c_str(), out_);
         std::fputc('\n', out_);
         last_plain_ = Clock::now();
+        done_shown_ = done_;
     }
     last_drawn_ = text;
     std::fflush(out_);

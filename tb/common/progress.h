@@ -32,7 +32,8 @@ public:
     void advance(size_t steps = 1);
     // A line of output above the progress line (a test's verdict).
     void print(const std::string& line);
-    // Clear the progress line (a terminal) before the final report.
+    // End the phase before the final report: on a terminal the line is cleared; in a log, a
+    // counted phase whose last plain line is out of date gets its final one ("runs 8 of 8").
     void finish();
 
     // The line as drawn, for tests: "creditloop regress: running tests 3 of 92, 0:04 elapsed, about 0:10 left".
@@ -49,6 +50,7 @@ private:
     std::condition_variable wake_;
     std::string what_, detail_;
     size_t total_ = 0, done_ = 0;
+    size_t done_shown_ = 0;   // done_ when the last plain line (a log) was printed
     std::chrono::steady_clock::time_point start_, phase_start_, last_plain_;
     std::string last_drawn_;
     bool drawn_ = false, stop_ = false, active_ = false;
