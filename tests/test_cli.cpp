@@ -72,6 +72,7 @@ TEST_CASE("impossible parameters name the parameter and the allowed range", "[cl
     CHECK(parse_error({"--foo", "bar"}).rfind("unknown option '--foo' for 'creditloop run'", 0) == 0);
     CHECK(parse_error({"--L", "2", "x", "--bogus", "3"}).rfind("unknown option '--bogus'", 0) == 0);
     CHECK(parse_error({"bar", "baz"}).rfind("unexpected argument 'bar' for 'creditloop run'", 0) == 0);
+    CHECK(parse_error({"bar", "--foo", "baz"}).rfind("unknown option '--foo' for 'creditloop run'", 0) == 0);
     CHECK(parse_error({"--B"}).find("needs a value") != std::string::npos);
     CHECK(parse_error({"--drain-every", "2", "--drain-stall", "0.1"}).find("exclude") != std::string::npos);
     CHECK(parse_error({"--L=4", "--B=12", "--K=8"}).empty());
@@ -92,7 +93,9 @@ TEST_CASE("the CLI exits 2 with one error line and writes nothing on bad input",
                                    "run --reverse-load 1", "run --policy lazy", "run --low 3",
                                    "run --policy each --K 4", "run --systemc --model", "run --preset pcie --systemc --model",
                                    "policies --loads 2",
-                                   "speed --mode turbo", "speed --cycles 0"}) {
+                                   "speed --mode turbo", "speed --cycles 0",
+                                   // an unknown option is named before a missing required one
+                                   "gtkw --bogus x", "merge --bogus x"}) {
         const Outcome o = cli(args + " --waves " + waves.string());
         INFO(args << " -> " << o.err);
         CHECK(o.exit_code == 2);

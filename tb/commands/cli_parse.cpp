@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 namespace creditloop {
@@ -36,20 +35,24 @@ std::string value_taken_from_option(const CLI::App& app) {
     return "";
 }
 
+// The words no option took, in the user's order, named in one line: the first unknown option,
+// else the first stray word.
+std::string extras_line(const CLI::App& app, const std::vector<std::string>& extras) {
+    const auto option = std::find_if(extras.begin(), extras.end(), [](const std::string& w) { return w.rfind("-", 0) == 0; });
+    const std::string named = option != extras.end() ? *option : extras.empty() ? std::string() : extras.front();
+    return (option != extras.end() ? "unknown option '" : "unexpected argument '") + named + "' for '" + app.get_name() +
+           "': see '" + app.get_name() + " --help'";
+}
+
 // CLI11's error as creditloop's one line.
 std::string one_line(const CLI::App& app, const CLI::ParseError& e) {
     const std::string what = e.what();
-    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-        // "The following argument(s) was/were not expected: x --frob": the words last first (CLI11
-        // was given them reversed). The first unknown option is named, else the first stray word.
-        std::istringstream words(what.substr(what.find(": ") + 2));
-        std::vector<std::string> extras;
-        for (std::string word; words >> word;) extras.insert(extras.begin(), word);
-        const auto option = std::find_if(extras.begin(), extras.end(), [](const std::string& w) { return w.rfind("-", 0) == 0; });
-        const std::string named = option != extras.end() ? *option : extras.empty() ? std::string() : extras.front();
-        return (option != extras.end() ? "unknown option '" : "unexpected argument '") + named + "' for '" + app.get_name() +
-               "': see '" + app.get_name() + " --help'";
-    }
+    // CLI11's own message lists the extra words last first; remaining() has them in the order
+    // given. An unknown option is named before a missing required one ("gtkw --frob" says
+    // --frob is unknown, not that --waves is missing).
+    const std::vector<std::string> extras = app.remaining();
+    if (!extras.empty() && (dynamic_cast<const CLI::ExtrasError*>(&e) || dynamic_cast<const CLI::RequiredError*>(&e)))
+        return extras_line(app, extras);
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
         const auto override_at = what.find(" was given a disallowed flag override");
         return override_at != std::string::npos ? "--" + what.substr(0, override_at) + " takes no value"
