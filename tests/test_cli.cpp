@@ -163,6 +163,23 @@ TEST_CASE("no command, help and an unknown command", "[cli][bad-input][binary]")
     }
 }
 
+TEST_CASE("every command that takes a link's L and B gives them the same limits", "[cli][bad-input][binary]") {
+    const std::string stages = "allowed 1.." + std::to_string(kMaxStages) + " (stages each way)";
+    const std::string slots = "allowed 1.." + std::to_string(kMaxBufferSlots) + " (receiver slots)";
+    for (const std::string command : {"run", "run --preset chi", "hol", "faults", "soak", "policies", "speed", "gtkw", "network"}) {
+        const Outcome o = cli(command + " --L " + std::to_string(kMaxStages + 1));
+        INFO(command << " -> " << o.err);
+        CHECK(o.exit_code == 2);
+        CHECK(o.err == "creditloop: --L: " + std::to_string(kMaxStages + 1) + " is out of range: " + stages + "\n");
+    }
+    for (const std::string command : {"run", "faults", "soak", "policies", "speed", "gtkw"}) {
+        const Outcome o = cli(command + " --B " + std::to_string(kMaxBufferSlots + 1));
+        INFO(command << " -> " << o.err);
+        CHECK(o.exit_code == 2);
+        CHECK(o.err == "creditloop: --B: " + std::to_string(kMaxBufferSlots + 1) + " is out of range: " + slots + "\n");
+    }
+}
+
 TEST_CASE("regress leaves the SystemC repeats out unless asked for, by --systemc or a filter that names them",
           "[cli][binary][regression]") {
     const auto systemc_lines = [](const std::string& out) {

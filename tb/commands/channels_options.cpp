@@ -249,7 +249,7 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
                    "\"REQ\", \"credits\": 15, \"bytes\": [1, 64]}, ...]} (the --channel keys)");
     app.add_option("--protocol", protocol, "the rules the description must keep: generic, chi (at most 15 credits a channel)")
         ->check(one_of({"generic", "chi", "pcie", "ib"}, "a protocol"));
-    app.add_option("--L", stages, "stages on the forward link and every return path")->check(whole_number(1, 1024));
+    app.add_option("--L", stages, "stages on the forward link and every return path")->check(stages_limit());
     add_flag(app, "--shared-pool", shared_pool, "every lane draws from one pool (the head-of-line case)");
     add_flag(app, "--shared-return", shared_return, "one (pool, count) credit message per cycle on one return path");
     app.add_option("--stall", stalled, "stall this channel's consumer (drain 0)")->take_all();
@@ -381,7 +381,7 @@ std::optional<HolCommand> parse_hol(const std::vector<std::string>& args, ParseE
                  "creditloop hol"};
     app.add_option("--channels", cmd.channel_counts, "channels of each setup")->check(whole_number(2, kMaxChannels))->take_all();
     app.add_option("--credits", cmd.credit_counts, "credits per channel of each setup")->check(whole_number(1, 15))->take_all();
-    app.add_option("--L", cmd.stage_counts, "stages of each setup")->check(whole_number(1, 64))->take_all();
+    app.add_option("--L", cmd.stage_counts, "stages of each setup")->check(stages_limit())->take_all();
     app.add_option("--cycles", cmd.cycles, "cycles per run (throughput over the second half)")
         ->check(whole_number(200, kMaxCycles))->capture_default_str();
     app.add_option("--seed", cmd.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();

@@ -49,13 +49,7 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     RunSpec& spec = cmd.spec;
     CLI::App app{"Check one configuration of the credit link, the RTL in lockstep with the golden model.",
                  "creditloop run"};
-    app.add_option("--L", spec.config.stages, "stages each way")
-        ->check(whole_number(1, kMaxStages, " (stages each way)"))->capture_default_str();
-    app.add_option("--B", spec.config.buffer_slots, "receiver slots = credits")
-        ->check(whole_number(1, kMaxBufferSlots, " (receiver slots)"))->capture_default_str();
-    // Ranges that depend on each other (K <= B) are checked after parsing, by validate().
-    app.add_option("--K", spec.config.batch, "return batch (at most B)")
-        ->check(whole_number(1, kMaxBufferSlots, " and at most B (return batch)"))->capture_default_str();
+    add_link_options(app, spec.config.stages, spec.config.buffer_slots, &spec.config.batch);
     app.add_option("--W", spec.config.payload_bits, "payload bits")
         ->check(whole_number(1, kMaxPayloadBits, " (payload bits)"))->capture_default_str();
     app.add_option("--sync", spec.config.sync_stages, "synchroniser stages a clock-domain crossing adds to the return path")

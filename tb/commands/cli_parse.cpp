@@ -135,6 +135,16 @@ CLI::Validator one_of(const std::vector<std::string>& allowed, const std::string
 
 CLI::Validator log_level() { return one_of({"off", "error", "warn", "info", "debug"}, "a log level"); }
 
+CLI::Validator stages_limit() { return whole_number(1, kMaxStages, " (stages each way)"); }
+CLI::Validator buffer_slots_limit() { return whole_number(1, kMaxBufferSlots, " (receiver slots)"); }
+CLI::Validator batch_limit() { return whole_number(1, kMaxBufferSlots, " and at most B (return batch)"); }
+
+void add_link_options(CLI::App& app, int& stages, int& buffer_slots, int* batch) {
+    app.add_option("--L", stages, "stages each way")->check(stages_limit())->capture_default_str();
+    app.add_option("--B", buffer_slots, "receiver slots = credits")->check(buffer_slots_limit())->capture_default_str();
+    if (batch) app.add_option("--K", *batch, "return batch (at most B)")->check(batch_limit())->capture_default_str();
+}
+
 void add_run_output_options(CLI::App& app, RunOutput& out) {
     add_flag(app, "--model", out.model_only, "check the golden model alone (no RTL)");
     add_flag(app, "--systemc", out.systemc, "the RTL verilated with --sc under an sc_clock (the same checks)");

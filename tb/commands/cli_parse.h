@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "link_config.h"
 #include "parse_error.h"
 #include "run_output.h"
 
@@ -29,6 +30,15 @@ CLI::Validator probability(const std::string& symbol, bool one_allowed);
 CLI::Validator one_of(const std::vector<std::string>& allowed, const std::string& what);
 // The log levels spdlog knows.
 CLI::Validator log_level();
+
+// The limits of a link's L and B (LinkConfig's kMaxStages, kMaxBufferSlots) as checks, for every
+// command that takes them; the error names the range: "--L: 0 is out of range: allowed 1..1024 (stages each way)".
+CLI::Validator stages_limit();
+CLI::Validator buffer_slots_limit();
+CLI::Validator batch_limit();   // 1..kMaxBufferSlots; K <= B is checked after parsing, by validate()
+
+// --L, --B and --K (when `batch` is given) of one credit link, with the limits above.
+void add_link_options(CLI::App& app, int& stages, int& buffer_slots, int* batch = nullptr);
 
 // --model, --systemc, --json, --waves, --fst, --force and --log-level.
 void add_run_output_options(CLI::App& app, RunOutput& out);

@@ -70,8 +70,7 @@ std::optional<FaultsCommand> parse_faults(const std::vector<std::string>& args, 
                  "creditloop faults"};
     app.add_option("--drop", cmd.rates, "drop rates")->check(probability("P", false))->take_all();
     app.add_option("--resend", cmd.periods, "update periods T")->check(whole_number(1, kMaxResendPeriod))->take_all();
-    app.add_option("--L", cmd.stages, "stages each way")->check(whole_number(1, 64))->capture_default_str();
-    app.add_option("--B", cmd.slots, "receiver slots")->check(whole_number(1, 64))->capture_default_str();
+    add_link_options(app, cmd.stages, cmd.slots);   // K = 1: a lost message loses one credit
     app.add_option("--cycles", cmd.cycles, "cycles per run")->check(whole_number(1000, 100000000))->capture_default_str();
     app.add_option("--seed", cmd.seed, "stimulus and fault seed")->check(whole_number(0, 0x7FFFFFFF))->capture_default_str();
     app.add_option("--traffic", cmd.traffic, "the source (bursts leave the return path quiet between them)")->capture_default_str();

@@ -30,12 +30,7 @@ std::optional<GtkwCommand> parse_gtkw(const std::vector<std::string>& args, Pars
         ->required();
     // The configuration sets the signals' widths in the save file ($clog2(B + 1) for a count, W
     // for a payload) and its title (LinkConfig::key()).
-    app.add_option("--L", config.stages, "stages each way")
-        ->check(whole_number(1, kMaxStages, " (stages each way)"))->capture_default_str();
-    app.add_option("--B", config.buffer_slots, "receiver slots = credits")
-        ->check(whole_number(1, kMaxBufferSlots, " (receiver slots)"))->capture_default_str();
-    app.add_option("--K", config.batch, "return batch (at most B)")
-        ->check(whole_number(1, kMaxBufferSlots, " and at most B (return batch)"))->capture_default_str();
+    add_link_options(app, config.stages, config.buffer_slots, &config.batch);
     app.add_option("--W", config.payload_bits, "payload bits")
         ->check(whole_number(1, kMaxPayloadBits, " (payload bits)"))->capture_default_str();
     app.add_option("--sync", config.sync_stages, "synchroniser stages on the return path")

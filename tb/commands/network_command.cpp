@@ -129,7 +129,7 @@ std::optional<NetworkRequest> parse_network(const std::vector<std::string>& args
     app.add_option("--vcs", o.vcs, "VCs per port")->check(whole_number(1, 4))->capture_default_str();
     app.add_option("--routing", o.routing, "ring: minimal or dateline; mesh: dor or adaptive (default: dateline on a ring with an even V, else minimal; dor on a mesh)");
     app.add_option("--buffer", o.buffer, "B: slots per VC (flits)")->check(whole_number(2, 15))->capture_default_str();
-    app.add_option("--L", o.stages, "link stages each way")->check(whole_number(1, 8))->capture_default_str();
+    app.add_option("--L", o.stages, "link stages each way")->check(stages_limit())->capture_default_str();
     app.add_option("--rate", o.rate, "offered flits per node per cycle (0 < P <= 1)")->check(CLI::Range(0.0, 1.0))->capture_default_str();
     app.add_option("--pattern", o.pattern, "uniform, transpose (square mesh), neighbor or hops:K")->capture_default_str();
     app.add_option("--flits", o.flits, "flits per packet")->check(whole_number(1, 15))->capture_default_str();

@@ -42,12 +42,7 @@ std::optional<PolicyTableSpec> parse_policy_table(const std::vector<std::string>
                  "reverse traffic on a shared return path (seed 000). The model gives every number; the RTL runs\n"
                  "every point in lockstep unless --no-rtl.",
                  "creditloop policies"};
-    app.add_option("--L", spec.stages, "stages each way (4: RTT = 10)")
-        ->check(whole_number(1, kMaxStages, " (stages each way)"))->capture_default_str();
-    app.add_option("--B", spec.buffer_slots, "receiver slots")
-        ->check(whole_number(1, kMaxBufferSlots, " (receiver slots)"))->capture_default_str();
-    app.add_option("--K", spec.batch, "batch of the batching policies")
-        ->check(whole_number(1, kMaxBufferSlots, " and at most B (return batch)"))->capture_default_str();
+    add_link_options(app, spec.stages, spec.buffer_slots, &spec.batch);   // K: the batching policies' batch
     app.add_option("--timeout", spec.flush_timeout, "the flush timeout of the timeout rows")
         ->check(whole_number(1, kMaxFlushTimeout, " (cycles a credit may wait for its batch)"))->capture_default_str();
     app.add_option("--low", spec.low_credits, "hybrid: flush when the sender may hold N credits or fewer (default K)")

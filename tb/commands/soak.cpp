@@ -96,9 +96,7 @@ int run_soak(const std::vector<std::string>& args) {
                  "creditloop soak"};
     app.add_option("--cycles", spec.cycles, "cycles to run")->check(whole_number(1'000'000, 1'000'000'000'000LL))->capture_default_str();
     app.add_option("--seed", spec.stimulus.seed, "stimulus seed")->check(whole_number(0, 4'294'967'295LL))->capture_default_str();
-    app.add_option("--L", spec.config.stages, "stages each way")->check(whole_number(1, 64))->capture_default_str();
-    app.add_option("--B", spec.config.buffer_slots, "receiver slots")->check(whole_number(1, 4096))->capture_default_str();
-    app.add_option("--K", spec.config.batch, "return batch")->check(whole_number(1, 4096))->capture_default_str();
+    add_link_options(app, spec.config.stages, spec.config.buffer_slots, &spec.config.batch);
     app.add_option("--reset-every", spec.stimulus.reset_every, "reset both ends every N cycles")
         ->check(whole_number(1000, 1'000'000'000'000LL))->capture_default_str();
     app.add_option("--tolerance-kib", tolerance_kib, "growth of resident memory from start to end still called flat")

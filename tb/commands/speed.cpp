@@ -90,9 +90,7 @@ std::optional<SpeedCommand> parse_speed(const std::vector<std::string>& args, Pa
     app.add_option("--mode", cmd.mode, "what is timed: the verilated link alone, the full harness, the golden model "
                                        "alone, a failure replayed with waves, or seed 001's loop in C++")
         ->check(one_of({"verilated", "harness", "model", "replay", "seed001-cpp"}, "a mode"))->capture_default_str();
-    app.add_option("--L", spec.config.stages, "stages each way")->check(whole_number(1, kMaxStages))->capture_default_str();
-    app.add_option("--B", spec.config.buffer_slots, "receiver slots")->check(whole_number(1, kMaxBufferSlots))->capture_default_str();
-    app.add_option("--K", spec.config.batch, "return batch")->check(whole_number(1, kMaxBufferSlots))->capture_default_str();
+    add_link_options(app, spec.config.stages, spec.config.buffer_slots, &spec.config.batch);
     app.add_option("--cycles", spec.cycles, "cycles to run")->check(whole_number(1, 100000000000LL))->capture_default_str();
     app.add_option("--fail-at", cmd.fail_at, "replay: the cycle of the failure")->check(whole_number(0, 100000000000LL))->capture_default_str();
     app.add_option("--waves", cmd.waves, "replay: where the waves go")->capture_default_str();

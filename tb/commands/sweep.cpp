@@ -91,18 +91,19 @@ std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::
                  "creditloop sweep"};
     // Options are read as text first: a preset is applied, then the options given override it.
     std::map<std::string, std::string> given;
-    const auto text = [&](const char* name, const char* description) {
+    const auto text = [&](const char* name, const std::string& description) {
         return app.add_option(name, given[name], description);
     };
     text("--preset", "seed001: L = 1,4,8 (seed 001's plot); seed001-drain: L = 4, drain every 1 and 2; "
                      "seed000: L = 4, K = 1,2,4,6,8,12 (seed 000's batching)");
-    text("--L", "LIST: stages each way, one curve each (1..1024, default 4)");
-    text("--B", "LIST: buffer sizes, the x axis (1..4096, default 1..32)");
+    text("--L", "LIST: stages each way, one curve each (1.." + std::to_string(kMaxStages) + ", default 4)");
+    text("--B", "LIST: buffer sizes, the x axis (1.." + std::to_string(kMaxBufferSlots) + ", default 1..32)");
     text("--K", "LIST: return batch, one curve each (default 1; points with B < K are skipped)");
     text("--drain-every", "LIST: the consumer drains when cycle % N == 0, one curve each (1..1000000, default 1)");
     text("--cycles", "cycles per point (default 6000; throughput = sends in the second half / its length)");
-    text("--sync", "synchroniser stages on the return path, every point (0..64, default 0)");
-    text("--free-delay", "cycles from pop to the slot being freed, every point (0..64, default 0)");
+    text("--sync", "synchroniser stages on the return path, every point (0.." + std::to_string(kMaxSyncStages) + ", default 0)");
+    text("--free-delay", "cycles from pop to the slot being freed, every point (0.." + std::to_string(kMaxFreeDelay) +
+                         ", default 0)");
     text("--rtl-grid", "LIST: B values also run on the RTL, for every curve (default: per curve, the smallest and "
                        "largest B and the knee - 1, knee, knee + 1, the knee being RTT + K - 1 over the drain period)");
     text("--mutant", "a buggy variant from rtl/mutants/ in place of its block on the RTL grid");
