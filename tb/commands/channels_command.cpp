@@ -134,8 +134,8 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
     std::unique_ptr<ChannelDut> dut;
     const DutSources base = DutSources::from_environment();
     if (!cmd.model_only) {
-        if (auto problem = waves_problem(cmd); !problem.empty()) {
-            std::cerr << "creditloop: " << problem << "\n";
+        if (auto problem = waves_problem(cmd)) {
+            std::cerr << "creditloop: " << *problem << "\n";
             return 2;
         }
         DutSources sources = base;

@@ -76,7 +76,7 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
     std::string load_error;
     std::unique_ptr<LinkDut> dut;
     if (!cmd.model_only) {
-        if (auto problem = waves_problem(cmd); !problem.empty()) return bad_input(problem);
+        if (auto problem = waves_problem(cmd)) return bad_input(*problem);
         DutSources sources = DutSources::from_environment();
         sources.fst = cmd.fst;
         // A long run gets a plugin of its own at -O2 (about 4 s to build): in a bank, the idle
@@ -85,9 +85,8 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
         // --mutant PATH.mutant is a patch of a file of your map; a name, a mutant of rtl/mutants/.
         std::string own_mutant, mutant_map;
         if (!cmd.mutant.empty() && is_mutant_file(cmd.mutant)) {
-            if (auto problem = map_for_mutant(cmd.mutant, cmd.counter_file, cmd.link_map, cmd.rtl_dir, mutant_map);
-                !problem.empty())
-                return bad_input(problem);
+            if (auto problem = map_for_mutant(cmd.mutant, cmd.counter_file, cmd.link_map, cmd.rtl_dir, mutant_map))
+                return bad_input(*problem);
             own_mutant = cmd.mutant;
         }
         const auto mutant_of = [&](const std::string& option) { return option == mutant_map ? own_mutant : std::string(); };

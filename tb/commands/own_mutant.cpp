@@ -7,7 +7,7 @@ namespace fs = std::filesystem;
 
 namespace creditloop {
 
-std::string map_for_mutant(const std::string& mutant, const std::string& counter_file, const std::string& link_map,
+Problem map_for_mutant(const std::string& mutant, const std::string& counter_file, const std::string& link_map,
                            const std::string& rtl_dir, std::string& option) {
     std::error_code ec;
     if (!fs::is_regular_file(mutant, ec))
@@ -25,7 +25,7 @@ std::string map_for_mutant(const std::string& mutant, const std::string& counter
         return "--mutant " + mutant + " patches a file of one map, and " + maps[0] + " and " + maps[1] +
                " both give one: run it with the map of the file it patches alone";
     option = maps.front();
-    return "";
+    return std::nullopt;
 }
 
 }  // namespace creditloop

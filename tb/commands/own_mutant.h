@@ -5,12 +5,14 @@
 
 #include <string>
 
+#include "parse_error.h"
+
 namespace creditloop {
 
 // The option whose map takes `mutant` (a .mutant file: is_mutant_file()), "--counter", "--link"
-// or "--rtl", in `option`; given the run's --counter, --link and --rtl values. "" or one error
-// line naming the problem and the fix: no such file, no map, or more than one map.
-std::string map_for_mutant(const std::string& mutant, const std::string& counter_file, const std::string& link_map,
+// or "--rtl", in `option`; given the run's --counter, --link and --rtl values. The problem:
+// no such file, no map, or more than one map.
+Problem map_for_mutant(const std::string& mutant, const std::string& counter_file, const std::string& link_map,
                            const std::string& rtl_dir, std::string& option);
 
 }  // namespace creditloop

@@ -2,9 +2,15 @@
 // headers that declare commands (cli.h, regression.h, ...) do not pull CLI11 into every file.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace creditloop {
+
+// What a check in the command layer returns: nothing when all is well, else one line that names
+// the problem and the fix (the caller prints "creditloop: <line>" and exits 2, or 3 for a file or
+// a build). The one convention for the commands' checks: no "" for success, no out-parameter.
+using Problem = std::optional<std::string>;
 
 struct ParseError {
     std::string message;   // one line; with help set, the help text instead

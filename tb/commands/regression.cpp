@@ -130,10 +130,9 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
                       << command.mutant << "'\n";
             return 2;
         }
-        const std::string problem =
-            map_for_mutant(command.mutant, command.counter_file, command.link_map, command.rtl_dir, mutant_map);
-        if (!problem.empty()) {
-            std::cerr << "creditloop: " << problem << "\n";
+        if (const Problem problem =
+                map_for_mutant(command.mutant, command.counter_file, command.link_map, command.rtl_dir, mutant_map)) {
+            std::cerr << "creditloop: " << *problem << "\n";
             return 2;
         }
     }

@@ -8,8 +8,8 @@ namespace fs = std::filesystem;
 
 namespace creditloop {
 
-std::string waves_problem(const RunOutput& out) {
-    if (out.waves.empty() || out.model_only) return "";
+Problem waves_problem(const RunOutput& out) {
+    if (out.waves.empty() || out.model_only) return std::nullopt;
     std::error_code ec;   // a path the system refuses (too long) is bad input, not an exception
     if (fs::exists(out.waves, ec) && !out.force)
         return "--waves " + out.waves + " exists: add --force to overwrite it, or pick another path";
@@ -17,7 +17,7 @@ std::string waves_problem(const RunOutput& out) {
     const fs::path parent = fs::path(out.waves).parent_path();
     if (!parent.empty() && !fs::is_directory(parent, ec))
         return "--waves " + out.waves + ": directory " + parent.string() + " does not exist";
-    return "";
+    return std::nullopt;
 }
 
 void print_run_report(const RunOutput& out, const std::string& report, const std::function<std::string()>& write_save) {

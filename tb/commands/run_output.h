@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "parse_error.h"
 #include "process.h"
 #include "run_loop.h"
 
@@ -24,8 +25,8 @@ struct RunOutput {
 };
 
 // What is wrong with --waves before anything is built: the file exists and --force was not
-// given, its folder does not exist, or the system refuses the path. "" when it can be written.
-std::string waves_problem(const RunOutput& out);
+// given, its folder does not exist, or the system refuses the path. Nothing when it can be written.
+Problem waves_problem(const RunOutput& out);
 
 // A run's report on stdout: `report` (its JSON or its summary) and, for a summary with --waves,
 // the viewer line. write_save writes the save file beside the waves and returns its path; it is
