@@ -16,9 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text = text_of(data, size);
     for (const char* preset : {"", "pcie"}) {
         ChannelLinkConfig config = channel_preset(preset).value_or(ChannelLinkConfig{});
-        const std::string problem = parse_channel_description(text, "link.json", config);
-        if (!problem.empty()) {
-            expect_error(problem, "parse_channel_description");
+        if (const auto problem = parse_channel_description(text, "link.json", config)) {
+            expect_error(*problem, "parse_channel_description");
             continue;
         }
         if (auto invalid = validate(config)) {

@@ -12,7 +12,7 @@ using namespace creditloop;
 using namespace creditloop::fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const std::string problem = check_mutation_manifest(text_of(data, size), "manifest.json", 1);
-    if (!problem.empty()) expect_error(problem, "check_mutation_manifest");
+    if (const auto problem = check_mutation_manifest(text_of(data, size), "manifest.json", 1))
+        expect_error(*problem, "check_mutation_manifest");
     return 0;
 }

@@ -330,7 +330,7 @@ TEST_CASE("a rerun of what did not pass runs on the RTL of the run it reruns", "
                             R"(</properties></testsuite></testsuites>)";
     // None given: that run's, a path with a space kept whole.
     RegressCommand none;
-    CHECK(adopt_rtl_options(none, junit).empty());
+    CHECK_FALSE(adopt_rtl_options(none, junit));
     CHECK(none.link_map == "my link.map.json");
     CHECK(none.mutant == "leak.mutant");
     CHECK(rtl_arguments(none) == std::vector<std::string>{"--link", "my link.map.json", "--mutant", "leak.mutant"});
@@ -338,7 +338,7 @@ TEST_CASE("a rerun of what did not pass runs on the RTL of the run it reruns", "
     RegressCommand same;
     same.link_map = "my link.map.json";
     same.mutant = "leak.mutant";
-    CHECK(adopt_rtl_options(same, junit).empty());
+    CHECK_FALSE(adopt_rtl_options(same, junit));
     // Others given: refused, naming both.
     RegressCommand other;
     other.counter_file = "c.json";

@@ -31,10 +31,10 @@ std::optional<std::string> channel_counter_refuses(const ChannelRunSpec& spec, c
 // True when `args` (run's arguments) describe a multi-channel run (--preset or --channel).
 bool is_channel_run(const std::vector<std::string>& args);
 std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string>& args, ParseError& error);
-// Read a JSON description of the link (--channels FILE) over `config`; "" or one error line.
-std::string read_channel_description(const std::string& path, ChannelLinkConfig& config);
+// Read a JSON description of the link (--channels FILE) over `config`; the problem, if any.
+Problem read_channel_description(const std::string& path, ChannelLinkConfig& config);
 // The same from the file's text (`path` names it in the errors): reads nothing, runs nothing.
-std::string parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config);
+Problem parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config);
 // The `creditloop run ...` arguments that reproduce `spec` exactly.
 std::string channel_run_arguments(const ChannelRunSpec& spec);
 // Why `cmd` cannot run under SystemC (it takes the checkout's RTL, no waves, no mutant), if so.

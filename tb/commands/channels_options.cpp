@@ -62,7 +62,7 @@ std::string channel_text(const ChannelSpec& c) {
 
 }  // namespace
 
-std::string read_channel_description(const std::string& path, ChannelLinkConfig& config) {
+Problem read_channel_description(const std::string& path, ChannelLinkConfig& config) {
     std::ifstream in(path);
     if (!in) return "--channels " + path + ": cannot read it (does it exist?)";
     std::ostringstream text;
@@ -70,7 +70,7 @@ std::string read_channel_description(const std::string& path, ChannelLinkConfig&
     return parse_channel_description(text.str(), path, config);
 }
 
-std::string parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config) {
+Problem parse_channel_description(const std::string& json_text, const std::string& path, ChannelLinkConfig& config) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(json_text);
@@ -89,7 +89,7 @@ std::string parse_channel_description(const std::string& json_text, const std::s
                                   : p == "ib" ? ChannelProtocol::ib : ChannelProtocol::generic;
             } else if (key == "L") {
                 const auto stages = whole_int(value);
-                if (!stages) return where + "L = " + value.dump() + ": a whole number of stages (1..1024)";
+                if (!stages) return where + "L = " + value.dump() + ": a whole number of stages (1.." + std::to_string(kMaxStages) + ")";
                 config.stages = *stages;
             } else if (key == "sync" || key == "free_delay") {
                 const auto cycles = whole_int(value);
@@ -131,7 +131,7 @@ std::string parse_channel_description(const std::string& json_text, const std::s
         return where + "a value has the wrong type (" + e.what() + ")";
     }
     if (!j.contains("channels")) return where + "no \"channels\" list: describe at least one channel";
-    return "";
+    return std::nullopt;
 }
 
 std::string channel_run_arguments(const ChannelRunSpec& spec) {
@@ -304,9 +304,8 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     ChannelLinkConfig& config = cmd.spec.config;
     if (!preset.empty()) config = *channel_preset(preset);
     if (!description.empty()) {
-        const std::string problem = read_channel_description(description, config);
-        if (!problem.empty()) {
-            error.message = problem;
+        if (auto problem = read_channel_description(description, config)) {
+            error.message = *problem;
             return std::nullopt;
         }
     }

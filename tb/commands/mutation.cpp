@@ -104,8 +104,8 @@ struct Verdict {
 
 // The manifest scripts/mutation.py writes: {"netlists": [{"name", "rtl": a directory holding
 // credit_link.sv, "sets": [stimulus set names, all of the netlist's parameters], "mutants": [ids]}]}.
-// One line, or "" when it is usable.
-std::string parse_manifest(const std::string& text, const std::string& path, const std::map<std::string, RegressionCase>& cases,
+// The problem in one line, if it is not usable.
+Problem parse_manifest(const std::string& text, const std::string& path, const std::map<std::string, RegressionCase>& cases,
                            std::vector<Netlist>& netlists, std::vector<Verdict>& runs) {
     const json manifest = json::parse(text, nullptr, false);
     if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("netlists") || !manifest["netlists"].is_array())
@@ -151,10 +151,10 @@ std::string parse_manifest(const std::string& text, const std::string& path, con
             runs.push_back(v);
         }
     }
-    return "";
+    return std::nullopt;
 }
 
-std::string read_manifest(const std::string& path, const std::map<std::string, RegressionCase>& cases,
+Problem read_manifest(const std::string& path, const std::map<std::string, RegressionCase>& cases,
                           std::vector<Netlist>& netlists, std::vector<Verdict>& runs) {
     std::ifstream in(path);
     if (!in) return "cannot read " + path + ": give the manifest scripts/mutation.py wrote";
@@ -233,7 +233,7 @@ std::optional<MutationCommand> parse_mutation(const std::vector<std::string>& ar
     return cmd;
 }
 
-std::string check_mutation_manifest(const std::string& text, const std::string& path, uint64_t seed) {
+Problem check_mutation_manifest(const std::string& text, const std::string& path, uint64_t seed) {
     const auto cases = cases_by_name(seed);
     std::vector<Netlist> netlists;
     std::vector<Verdict> runs;
@@ -256,7 +256,7 @@ int run_mutation(const std::vector<std::string>& args, const std::string& progra
     const std::map<std::string, RegressionCase> cases = cases_by_name(seed);
     std::vector<Netlist> netlists;
     std::vector<Verdict> runs;
-    if (auto problem = read_manifest(manifest_path, cases, netlists, runs); !problem.empty()) return bad_input(problem);
+    if (auto problem = read_manifest(manifest_path, cases, netlists, runs)) return bad_input(*problem);
 
     // Every netlist in one bank build; then mutant 0 (none) and each mutant of every netlist.
     const DutSources base = DutSources::from_environment();

@@ -37,7 +37,7 @@ struct MutationCommand {
 std::optional<MutationCommand> parse_mutation(const std::vector<std::string>& args, ParseError& error);
 
 // A manifest's text (`path` names it in the errors) checked as --run checks it before building
-// anything: "" or one error line. Reads nothing but the directories it names; runs nothing.
-std::string check_mutation_manifest(const std::string& text, const std::string& path, uint64_t seed);
+// anything: the problem, if any, in one line. Reads nothing but the directories it names; runs nothing.
+Problem check_mutation_manifest(const std::string& text, const std::string& path, uint64_t seed);
 
 }  // namespace creditloop

@@ -289,8 +289,8 @@ int run_network_command(const std::vector<std::string>& args, const std::string&
     std::unique_ptr<NetworkLibrary> lib;
     std::unique_ptr<NocDut> dut;
     if (!o.model_only) {
-        if (std::string e = build_networks({{c, rtl}}, sources, "building " + noc_key(c)); !e.empty()) {
-            std::cerr << "creditloop: " << e << "\n";
+        if (const Problem e = build_networks({{c, rtl}}, sources, "building " + noc_key(c))) {
+            std::cerr << "creditloop: " << *e << "\n";
             return 3;
         }
         std::string load_error;
@@ -327,13 +327,14 @@ int run_network_command(const std::vector<std::string>& args, const std::string&
     return v.failures ? 1 : 0;
 }
 
-std::string build_networks(const std::vector<NetworkWanted>& wanted, const DutSources& sources, const std::string& what) {
+Problem build_networks(const std::vector<NetworkWanted>& wanted, const DutSources& sources, const std::string& what) {
     std::optional<Progress> progress;   // drawn only when something is built
     const auto errors = build_network_duts(wanted, sources, [&](const std::string& s) {
         if (!progress) progress.emplace("creditloop network"), progress->phase(what);
         progress->status(s);
     });
-    return errors.empty() ? "" : errors.front();
+    if (errors.empty()) return std::nullopt;
+    return errors.front();
 }
 
 }  // namespace creditloop

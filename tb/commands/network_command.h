@@ -14,6 +14,7 @@
 #include "dut_library.h"
 #include "network_library.h"
 #include "noc_run.h"
+#include "parse_error.h"
 
 namespace creditloop {
 
@@ -37,8 +38,8 @@ struct NetworkVerdict {
 };
 NetworkVerdict check_network(const NetworkRequest& request, NocDut* dut, std::ostream& out, NocRunResult* result = nullptr);
 
-// Builds what `wanted` needs, a progress line shown only while building; "" or the first error.
-std::string build_networks(const std::vector<NetworkWanted>& wanted, const DutSources& sources, const std::string& what);
+// Builds what `wanted` needs, a progress line shown only while building; the first error, if any.
+Problem build_networks(const std::vector<NetworkWanted>& wanted, const DutSources& sources, const std::string& what);
 
 // `creditloop network --mutants`: every rtl/mutants/noc/*.mutant on the run its
 // `// creditloop-network:` line gives (one bank for all), each of which must fail first at the

@@ -72,8 +72,8 @@ int run_network_mutants(const DutSources& sources, const std::string& program) {
         }
         wanted.push_back({m.request.spec.config, m.rtl});
     }
-    if (std::string e = build_networks(wanted, sources, "building " + std::to_string(mutants.size()) + " network mutants"); !e.empty()) {
-        std::cerr << "creditloop: " << e << "\n";
+    if (const Problem e = build_networks(wanted, sources, "building " + std::to_string(mutants.size()) + " network mutants")) {
+        std::cerr << "creditloop: " << *e << "\n";
         return 3;
     }
     int escaped = 0;

@@ -71,8 +71,8 @@ int run_regression(const RegressCommand& command, const std::string& program) {
 int run_regression(const RegressCommand& given, const std::string& program, std::vector<RegressionCase> all_cases) {
     RegressCommand command = given;
     if (!command.rerun_failed.empty()) {
-        if (const std::string problem = adopt_rtl_options(command, command.rerun_failed); !problem.empty()) {
-            std::cerr << "creditloop: " << problem << "\n";
+        if (const Problem problem = adopt_rtl_options(command, command.rerun_failed)) {
+            std::cerr << "creditloop: " << *problem << "\n";
             return 2;
         }
     }

@@ -51,8 +51,8 @@ std::string channel_systemc_disagreement(const ChannelRunSpec& spec, const Chann
 std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, std::string& problem);
 
 // RERUN=failed on the same RTL: an earlier JUnit file's RTL options (its rtl.arguments property)
-// taken into `command` when it gives none; "" or why not (it gives different ones).
-std::string adopt_rtl_options(RegressCommand& command, const std::string& junit);
+// taken into `command` when it gives none; the problem, if it cannot be (it gives different ones).
+Problem adopt_rtl_options(RegressCommand& command, const std::string& junit);
 
 // Runs `make sim`'s regression; returns the exit code (0 all passed, 1 a test failed, 2 bad
 // input, 3 a configuration would not build).

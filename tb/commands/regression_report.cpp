@@ -198,16 +198,16 @@ std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, st
     return out;
 }
 
-std::string adopt_rtl_options(RegressCommand& command, const std::string& junit) {
+Problem adopt_rtl_options(RegressCommand& command, const std::string& junit) {
     pugi::xml_document doc;
-    if (!doc.load_file(junit.c_str())) return "";   // tests_to_rerun names the problem
+    if (!doc.load_file(junit.c_str())) return std::nullopt;   // tests_to_rerun names the problem
     const std::string text = doc.child("testsuites")
                                  .child("testsuite")
                                  .child("properties")
                                  .find_child_by_attribute("property", "name", "rtl.arguments")
                                  .attribute("value")
                                  .as_string();
-    if (text.empty()) return "";
+    if (text.empty()) return std::nullopt;
     std::vector<std::string> earlier;
     try {
         earlier = nlohmann::json::parse(text).get<std::vector<std::string>>();
@@ -223,7 +223,7 @@ std::string adopt_rtl_options(RegressCommand& command, const std::string& junit)
     if (!given.empty() && given != earlier)
         return junit + " was run on " + joined(earlier) + ", not " + joined(given) +
                ": rerun with the same RTL options, or with none to take that run's";
-    if (earlier.empty() || !given.empty()) return "";
+    if (earlier.empty() || !given.empty()) return std::nullopt;
     ParseError error;
     const auto parsed = parse_regress(earlier, error);
     if (!parsed) return junit + ": its RTL options (" + joined(earlier) + ") no longer parse: rerun make sim whole";
@@ -235,7 +235,7 @@ std::string adopt_rtl_options(RegressCommand& command, const std::string& junit)
     command.mutant = parsed->mutant;
     command.werror = parsed->werror;
     std::cout << "creditloop regress: on the RTL of that run: " << joined(earlier) << "\n";
-    return "";
+    return std::nullopt;
 }
 
 namespace regression_detail {
