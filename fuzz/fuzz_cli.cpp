@@ -112,11 +112,10 @@ void size(const std::vector<std::string>& args) {
 }
 
 void sweep(const std::vector<std::string>& args) {
-    std::string error;
-    bool help = false;
-    const auto spec = parse_sweep(args, error, help);
+    ParseError error;
+    const auto spec = parse_sweep(args, error);
     if (!spec) {
-        if (!help) expect_one_line(error, "parse_sweep");
+        if (!error.help) expect_one_line(error.message, "parse_sweep");
         return;
     }
     // The plan holds a point per (L, K, drain, B): a grid of millions is a real sweep's choice,

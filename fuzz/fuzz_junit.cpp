@@ -60,9 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int verdict = run_merge(merge);
     expect(verdict >= 0 && verdict <= 2, "run_merge gave no verdict or refusal", std::to_string(verdict));
 
-    std::string problem;
-    const auto rerun = tests_to_rerun(merge.shards.front(), 1, problem);
-    if (!problem.empty()) expect_one_line(problem, "tests_to_rerun");
+    std::set<std::string> rerun;
+    if (const auto problem = tests_to_rerun(merge.shards.front(), 1, rerun)) expect_one_line(*problem, "tests_to_rerun");
 
     std::string report_error;
     if (const auto page = read_report_inputs(merge.shards.front(), dir + "/report", report_error))

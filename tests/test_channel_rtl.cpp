@@ -96,9 +96,10 @@ TEST_CASE("every multi-channel mutant is caught, first by the check it exists fo
     std::vector<ChannelWanted> wanted;
     std::vector<std::vector<std::string>> rtl;
     for (const auto& m : mutants) {
-        std::string error;
-        rtl.push_back(channel_mutant_rtl(sources, m, error));
-        INFO(m.name << ": " << error);
+        rtl.emplace_back();
+        const auto problem = channel_mutant_rtl(sources, m, rtl.back());
+        INFO(m.name << ": " << problem.value_or(""));
+        REQUIRE_FALSE(problem);
         REQUIRE_FALSE(rtl.back().empty());
         for (const auto& [name, spec] : cases) wanted.push_back({spec.config, rtl.back()});
     }

@@ -38,11 +38,13 @@ std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root) 
     return out;
 }
 
-std::vector<std::string> channel_mutant_rtl(const DutSources& sources, const ChannelMutant& m, std::string& error) {
+Problem channel_mutant_rtl(const DutSources& sources, const ChannelMutant& m, std::vector<std::string>& rtl) {
+    std::string error;
     const std::string built =
         build_mutant(m.file, (fs::path(sources.source_root) / "rtl").string(), mutant_build_dir(sources.build_root), error);
-    if (built.empty()) return {};
-    return channel_rtl_files(sources, built, m.replaces);
+    if (built.empty()) return error;
+    rtl = channel_rtl_files(sources, built, m.replaces);
+    return std::nullopt;
 }
 
 namespace {
@@ -191,9 +193,8 @@ std::vector<ChannelWanted> channel_mutant_builds(const std::string& filter, uint
     std::vector<ChannelWanted> wanted;
     for (auto& m : find_channel_mutants(sources.source_root)) {
         if (!matches(m.name, filter)) continue;
-        std::string problem;
-        const auto rtl = channel_mutant_rtl(sources, m, problem);
-        if (rtl.empty()) continue;   // run_channel_mutants reports it
+        std::vector<std::string> rtl;
+        if (channel_mutant_rtl(sources, m, rtl)) continue;   // run_channel_mutants reports it
         for (const auto& [name, spec] : cases) wanted.push_back({spec.config, rtl});
     }
     return wanted;
@@ -210,12 +211,12 @@ int run_channel_mutants(const std::string& filter, uint64_t seed, const std::str
     std::cout << "\ncreditloop mutants: " << mutants.size() << " multi-channel mutants (rtl/mutants/channels/), up to "
               << cases.size() << " stimulus sets each\n" << std::flush;
     std::vector<ChannelWanted> wanted;
-    std::vector<std::vector<std::string>> rtl;
-    std::vector<std::string> problems(mutants.size());
+    std::vector<std::vector<std::string>> rtl(mutants.size());
+    std::vector<Problem> problems(mutants.size());
     for (size_t i = 0; i < mutants.size(); ++i) {
-        rtl.push_back(channel_mutant_rtl(sources, mutants[i], problems[i]));
-        if (rtl.back().empty()) continue;
-        for (const auto& [name, spec] : cases) wanted.push_back({spec.config, rtl.back()});
+        problems[i] = channel_mutant_rtl(sources, mutants[i], rtl[i]);
+        if (problems[i]) continue;
+        for (const auto& [name, spec] : cases) wanted.push_back({spec.config, rtl[i]});
     }
     Progress progress("creditloop mutants (channels)");
     progress.phase("verilated configurations");
@@ -233,7 +234,7 @@ int run_channel_mutants(const std::string& filter, uint64_t seed, const std::str
     progress.phase("mutants", mutants.size());
     for (size_t i = 0; i < mutants.size(); ++i) {
         Kill& kill = kills[i];
-        kill.error = problems[i];
+        kill.error = problems[i].value_or("");
         for (const auto& [name, spec] : cases) {
             if (!kill.error.empty()) break;
             std::string error;

@@ -172,10 +172,8 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
                 std::cerr << "creditloop: --mutant " << cmd.mutant << " is not in rtl/mutants/channels/\n";
                 return 2;
             }
-            std::string problem;
-            wanted.rtl = channel_mutant_rtl(sources, *it, problem);
-            if (wanted.rtl.empty()) {
-                std::cerr << "creditloop: --mutant " << cmd.mutant << ": " << problem << "\n";
+            if (const Problem problem = channel_mutant_rtl(sources, *it, wanted.rtl)) {
+                std::cerr << "creditloop: --mutant " << cmd.mutant << ": " << *problem << "\n";
                 return 2;
             }
         }

@@ -93,9 +93,9 @@ struct ChannelMutant {
     std::string expect;     // the check that should fire first ("conservation", "data", ...)
 };
 std::vector<ChannelMutant> find_channel_mutants(const std::string& source_root);
-// The multi-channel RTL set with the mutant applied to its block (under <build>/mutants/src/);
-// empty, and `error`, when the patch does not apply.
-std::vector<std::string> channel_mutant_rtl(const DutSources& sources, const ChannelMutant& m, std::string& error);
+// The multi-channel RTL set with the mutant applied to its block (under <build>/mutants/src/), in
+// `rtl`; the problem when the patch does not apply.
+Problem channel_mutant_rtl(const DutSources& sources, const ChannelMutant& m, std::vector<std::string>& rtl);
 
 // The stimulus every multi-channel mutant faces, in order, until one catches it.
 std::vector<std::pair<std::string, ChannelRunSpec>> channel_mutation_cases(uint64_t seed);

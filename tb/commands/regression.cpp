@@ -94,10 +94,9 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
     }
     if (!command.rerun_failed.empty()) {
         // make sim RERUN=failed: only what did not pass in an earlier run's JUnit file.
-        std::string problem;
-        const auto wanted = tests_to_rerun(command.rerun_failed, command.seed, problem);
-        if (!problem.empty()) {
-            std::cerr << "creditloop: " << problem << "\n";
+        std::set<std::string> wanted;
+        if (const Problem problem = tests_to_rerun(command.rerun_failed, command.seed, wanted)) {
+            std::cerr << "creditloop: " << *problem << "\n";
             return 2;
         }
         std::vector<RegressionCase> kept;

@@ -47,8 +47,8 @@ std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, 
 std::string channel_systemc_disagreement(const ChannelRunSpec& spec, const ChannelRunResult& cpp, const DutSources& sources);
 
 // The tests an earlier JUnit file of `creditloop regress` says did not pass (failed, interrupted,
-// not run), by name; `problem` says why none can be read (a missing file, another seed).
-std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, std::string& problem);
+// not run), by name, into `tests`; the problem when none can be read (a missing file, another seed).
+Problem tests_to_rerun(const std::string& junit, uint64_t seed, std::set<std::string>& tests);
 
 // RERUN=failed on the same RTL: an earlier JUnit file's RTL options (its rtl.arguments property)
 // taken into `command` when it gives none; the problem, if it cannot be (it gives different ones).

@@ -169,33 +169,25 @@ bool write_junit(const std::string& path, const std::vector<RegressionCase>& cas
 }  // namespace
 
 // The tests of an earlier JUnit file that did not pass: failed, interrupted or never run.
-std::set<std::string> tests_to_rerun(const std::string& junit, uint64_t seed, std::string& problem) {
-    std::set<std::string> out;
+Problem tests_to_rerun(const std::string& junit, uint64_t seed, std::set<std::string>& tests) {
     pugi::xml_document doc;
     const auto parsed = doc.load_file(junit.c_str());
-    if (!parsed) {
-        problem = "cannot read " + junit + " (" + parsed.description() + "): run make sim first, or name the JUnit file to rerun from";
-        return out;
-    }
+    if (!parsed)
+        return "cannot read " + junit + " (" + parsed.description() + "): run make sim first, or name the JUnit file to rerun from";
     const auto suite = doc.child("testsuites").child("testsuite");
-    if (!suite) {
-        problem = junit + " is no JUnit file of creditloop regress (no testsuites/testsuite)";
-        return out;
-    }
+    if (!suite) return junit + " is no JUnit file of creditloop regress (no testsuites/testsuite)";
     const auto seed_property = suite.child("properties").find_child_by_attribute("property", "name", "seed");
-    if (seed_property && seed_property.attribute("value").as_ullong() != seed) {
-        problem = junit + " was run with seed " + seed_property.attribute("value").as_string() + ", this run has " +
+    if (seed_property && seed_property.attribute("value").as_ullong() != seed)
+        return junit + " was run with seed " + seed_property.attribute("value").as_string() + ", this run has " +
                   std::to_string(seed) + ": rerun with SEED=" + seed_property.attribute("value").as_string() +
                   " (--seed), or its random tests would be others";
-        return out;
-    }
     for (auto test : suite.children("testcase")) {
         if (!test.child("failure") && !test.child("error") && !test.child("skipped")) continue;
         std::string classname = test.attribute("classname").as_string();
         if (classname.rfind("creditloop.", 0) == 0) classname = classname.substr(11);
-        out.insert(classname + "/" + test.attribute("name").as_string());
+        tests.insert(classname + "/" + test.attribute("name").as_string());
     }
-    return out;
+    return std::nullopt;
 }
 
 Problem adopt_rtl_options(RegressCommand& command, const std::string& junit) {

@@ -30,14 +30,12 @@ void print_run_report(const RunOutput& out, const std::string& report, const std
     std::cout << "waves: gtkwave " << out.waves << (gtkw.empty() ? "" : " " + gtkw) << "\n";
 }
 
-std::string failure_waves_path(const std::string& waves_dir, const std::string& name, bool fst, std::string& error) {
+Problem failure_waves_path(const std::string& waves_dir, const std::string& name, bool fst, std::string& path) {
     std::error_code ec;
     fs::create_directories(waves_dir, ec);
-    if (ec) {
-        error = "cannot make " + waves_dir + ": " + ec.message();
-        return "";
-    }
-    return (fs::path(waves_dir) / ("run_" + name + (fst ? ".fst" : ".vcd"))).string();
+    if (ec) return "cannot make " + waves_dir + ": " + ec.message();
+    path = (fs::path(waves_dir) / ("run_" + name + (fst ? ".fst" : ".vcd"))).string();
+    return std::nullopt;
 }
 
 }  // namespace creditloop

@@ -34,8 +34,8 @@ Problem waves_problem(const RunOutput& out);
 void print_run_report(const RunOutput& out, const std::string& report, const std::function<std::string()>& write_save);
 
 // Where a failing run's waves go when --waves was not given: <waves_dir>/run_<name>.vcd (.fst),
-// the folder made if missing; "" and `error` when it cannot be.
-std::string failure_waves_path(const std::string& waves_dir, const std::string& name, bool fst, std::string& error);
+// the folder made if missing, in `path`; the problem when the folder cannot be made.
+Problem failure_waves_path(const std::string& waves_dir, const std::string& name, bool fst, std::string& path);
 
 // A checked run from its loaded RTL on, the link's and the multi-channel link's alike: exit 3 with
 // the load's error line when the library did not load; else run(loop, replay) (the RTL's
@@ -62,8 +62,8 @@ int checked_run(const RunOutput& out, const Library& library, const std::string&
     print_run_report(out, report(result), [&] { return save(result, *library, out.waves, uint64_t{0}); });
     if (result.passed || result.interrupted || out.json) return result.passed ? 0 : 1;
     if (library && out.waves.empty()) {
-        std::string error;
-        const std::string path = failure_waves_path("waves", failure_name, out.fst, error);
+        std::string path;
+        std::string error = failure_waves_path("waves", failure_name, out.fst, path).value_or("");
         const uint64_t first = result.first_violation_cycle.value_or(0);
         const uint64_t from = first > 200 ? first - 200 : 0;
         LoopOptions window;

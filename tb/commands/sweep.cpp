@@ -85,8 +85,8 @@ std::string write_file(const fs::path& path, const std::string& text, bool force
 
 using namespace sweep_detail;
 
-std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::string& error, bool& help) {
-    help = false;
+std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, ParseError& parse_error) {
+    std::string& error = parse_error.message;   // the checks below write their one line here
     CLI::App app{"Steady throughput against the buffer size B: the model at every point, the RTL on a grid.",
                  "creditloop sweep"};
     // Options are read as text first: a preset is applied, then the options given override it.
@@ -116,12 +116,7 @@ std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::
     add_flag(app, "--no-progress", no_progress,
              "no progress line (on stderr: one line redrawn on a terminal, a line every few seconds in a log)");
     app.footer(kSweepUsage);
-    ParseError parse_error;
-    if (!parse_command(app, args, parse_error)) {
-        help = parse_error.help;
-        error = parse_error.message;
-        return std::nullopt;
-    }
+    if (!parse_command(app, args, parse_error)) return std::nullopt;
     std::vector<std::pair<std::string, std::string>> options;
     for (const auto* option : app.get_options())
         if (option->count() && given.count(option->get_name()) && option->get_name() != "--preset")
@@ -202,20 +197,19 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program) 
 
 int run_sweep(const std::vector<std::string>& args, const std::string& program, std::ostream& out,
               std::ostream& err) {
-    std::string error;
-    bool help = false;
-    const auto parsed = parse_sweep(args, error, help);
-    if (help) {
-        out << error;   // the help text
-        return 0;
-    }
+    ParseError parse_error;
+    const auto parsed = parse_sweep(args, parse_error);
     if (!parsed) {
-        err << "creditloop: " << error << "\n";
+        if (parse_error.help) {
+            out << parse_error.message;
+            return 0;
+        }
+        err << "creditloop: " << parse_error.message << "\n";
         return 2;
     }
     const SweepSpec& spec = *parsed;
     SweepResult result;
-    error = plan_sweep(spec, result);
+    std::string error = plan_sweep(spec, result);
     if (!error.empty()) {
         err << "creditloop: " << error << "\n";
         return 2;

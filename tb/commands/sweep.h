@@ -7,13 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "parse_error.h"
 #include "sweep_plan.h"
 
 namespace creditloop {
 
-// args exclude "creditloop sweep". nullopt with one line in `error` naming the option and the
-// allowed range; `help` is set (and nullopt returned) for --help.
-std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, std::string& error, bool& help);
+// args exclude "creditloop sweep". nullopt with `error` on bad input (one line naming the option
+// and the allowed range) or --help (error.help: the help text).
+std::optional<SweepSpec> parse_sweep(const std::vector<std::string>& args, ParseError& error);
 
 // The command. The first form prints to std::cout / std::cerr.
 int run_sweep(const std::vector<std::string>& args, const std::string& program);
