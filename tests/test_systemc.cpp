@@ -58,7 +58,7 @@ TEST_CASE("the SystemC harness gives the C++ harness's verdict on a failing run,
     const RunResult cpp = cpp_run(c.spec);
     REQUIRE_FALSE(cpp.passed);   // the sizing check fails and names B = 12
     CHECK(cpp.violations.front().check.rfind("sizing.", 0) == 0);
-    CHECK(systemc_disagreement(c, cpp, DutSources::from_environment()).empty());
+    CHECK_FALSE(systemc_disagreement(c, cpp, DutSources::from_environment()));
 }
 
 TEST_CASE("the SystemC comparison fires when the two harnesses disagree", "[systemc][rtl]") {
@@ -67,7 +67,7 @@ TEST_CASE("the SystemC comparison fires when the two harnesses disagree", "[syst
     RunSpec other = c.spec;
     other.stimulus.seed += 1;                  // a different run: the payloads differ
     other.stimulus.drain.period = 2;           // and so does the throughput
-    const std::string disagreement = systemc_disagreement(c, cpp_run(other), DutSources::from_environment());
+    const std::string disagreement = systemc_disagreement(c, cpp_run(other), DutSources::from_environment()).value_or("");
     INFO(disagreement);
     CHECK(disagreement.find("the SystemC harness disagrees with the C++ harness") == 0);
     // It names the fields that differ, with both values: the drain at half rate halves the throughput.
@@ -82,7 +82,7 @@ TEST_CASE("the multi-channel link under SystemC gives the C++ harness's verdict,
     const ChannelRunResult cpp = cpp_channel_run(spec);
     REQUIRE_FALSE(cpp.passed);   // the lost update is caught, named by its pool
     CHECK(cpp.first_violation()->check == "conservation.injected_loss");
-    CHECK(channel_systemc_disagreement(spec, cpp, DutSources::from_environment()).empty());
+    CHECK_FALSE(channel_systemc_disagreement(spec, cpp, DutSources::from_environment()));
 }
 
 TEST_CASE("the multi-channel SystemC comparison fires when the two harnesses disagree", "[systemc][rtl][channels]") {
@@ -90,7 +90,8 @@ TEST_CASE("the multi-channel SystemC comparison fires when the two harnesses dis
     const ChannelRunSpec spec = pcie_drop_one();
     ChannelRunSpec other = spec;
     other.faults.drop_at.reset();   // a different run: nothing lost, so it passes
-    const std::string disagreement = channel_systemc_disagreement(spec, cpp_channel_run(other), DutSources::from_environment());
+    const std::string disagreement =
+        channel_systemc_disagreement(spec, cpp_channel_run(other), DutSources::from_environment()).value_or("");
     INFO(disagreement);
     CHECK(disagreement.find("the SystemC harness disagrees with the C++ harness") == 0);
     // It names the differing fields with both values: the conservation board's violation count.
@@ -121,5 +122,5 @@ TEST_CASE("under SystemC the channel link's policies, SYNC, late frees and reset
     CHECK(cpp.first_violation()->cycle == 1234);
     for (const auto& board : cpp.scoreboards)
         if (board.name == "lockstep") CHECK(board.violations == 0);
-    CHECK(channel_systemc_disagreement(spec, cpp, DutSources::from_environment()).empty());
+    CHECK_FALSE(channel_systemc_disagreement(spec, cpp, DutSources::from_environment()));
 }

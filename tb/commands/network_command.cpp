@@ -120,8 +120,8 @@ void print_bounds(std::ostream& out, const NocBounds& b) {
 
 namespace {
 
-// The options, read and checked into a run; nullopt and the exit code on bad input or --help.
-std::optional<NetworkRequest> parse_network(const std::vector<std::string>& args, int& exit_code, NetworkOptions& o) {
+// The options, read and checked into a run; nullopt and `error` on bad input or --help.
+std::optional<NetworkRequest> parse_network(const std::vector<std::string>& args, ParseError& error, NetworkOptions& o) {
     CLI::App app{"A credit network of routers on the RTL, in lockstep with the model: channel dependency graph, zero-load "
                  "latency, then traffic at one offered rate against the closed forms, with the deadlock detector.",
                  "creditloop network"};
@@ -145,19 +145,14 @@ std::optional<NetworkRequest> parse_network(const std::vector<std::string>& args
     add_flag(app, "--slice", o.slice, "make sim's network slice instead of one run");
     add_flag(app, "--mutants", o.mutants, "every mutant of rtl/mutants/noc/ on the run its header gives: each must fail its expected check");
     add_flag(app, "--force", o.force, "with --table: overwrite DIR's files");
-    ParseError error;
-    if (!parse_command(app, args, error)) {
-        exit_code = parse_failed(error);
-        return std::nullopt;
-    }
+    if (!parse_command(app, args, error)) return std::nullopt;
     NetworkRequest q;
     NocConfig& c = q.spec.config;
     c.v = o.vcs;
     c.b = o.buffer;
     c.l = o.stages;
     const auto bad = [&](const std::string& message) {
-        std::cerr << "creditloop: " << message << "\n";
-        exit_code = 2;
+        error.message = message;
         return std::nullopt;
     };
     if (auto e = read_topology(o.topology, c)) return bad(*e);
@@ -258,17 +253,17 @@ NetworkVerdict check_network(const NetworkRequest& q, NocDut* dut, std::ostream&
     return v;
 }
 
-std::optional<NetworkRequest> parse_network_request(const std::vector<std::string>& args, int& exit_code) {
+std::optional<NetworkRequest> parse_network_request(const std::vector<std::string>& args, ParseError& error) {
     NetworkOptions o;
-    return parse_network(args, exit_code, o);
+    return parse_network(args, error, o);
 }
 
 int run_network_command(const std::vector<std::string>& args, const std::string& program) {
     NetworkOptions o;
-    int exit_code = 0;
-    const auto request = parse_network(args, exit_code, o);
+    ParseError error;
+    const auto request = parse_network(args, error, o);
+    if (!request) return parse_failed(error);
     const DutSources sources = DutSources::from_environment();
-    if (!request) return exit_code;
     if (!o.table_dir.empty()) return run_network_table(o.table_dir, o.force, sources, o.seed);
     if (o.slice) return run_network_slice(sources, o.seed);
     if (o.mutants) return run_network_mutants(sources, program);

@@ -25,9 +25,8 @@ struct NetworkRequest {
     NocRunSpec spec;
     std::string pattern;   // as given
 };
-// The options of one run, read and checked; nullopt and the exit code (bad input: 2, one line
-// printed) otherwise.
-std::optional<NetworkRequest> parse_network_request(const std::vector<std::string>& args, int& exit_code);
+// The options of one run, read and checked; nullopt with `error` on bad input or --help.
+std::optional<NetworkRequest> parse_network_request(const std::vector<std::string>& args, ParseError& error);
 
 // A run's checks, in order: the dependency graph (a dateline or dimension order must give an
 // acyclic one), zero-load latency per pair, then the traffic run's scoreboards, the deadlock

@@ -56,11 +56,14 @@ int run_network_mutants(const DutSources& sources, const std::string& program) {
         std::istringstream words(m.args_text);
         std::vector<std::string> args;
         for (std::string w; words >> w;) args.push_back(w);
-        int code = 0;
-        const auto request = parse_network_request(args, code);
+        ParseError parse_error;
+        const auto request = parse_network_request(args, parse_error);
         if (!request || m.expect.empty()) {
-            std::cerr << "creditloop: " << m.path << ": needs a '// creditloop-network: <network options>' line and a "
-                      << "'// creditloop-mutant: expect=<check>' line\n";
+            std::cerr << "creditloop: " << m.path << ": "
+                      << (!request && !parse_error.help ? "its '// creditloop-network:' line: " + parse_error.message
+                                                  : "needs a '// creditloop-network: <network options>' line and a "
+                                                    "'// creditloop-mutant: expect=<check>' line")
+                      << "\n";
             return 2;
         }
         m.request = *request;

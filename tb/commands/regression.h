@@ -41,10 +41,10 @@ std::vector<RegressionCase> regression_cases(uint64_t seed);
 bool name_matches(const std::string& name, const std::string& pattern);
 
 // Runs `c` under the SystemC harness (built on demand) and compares its JSON with `cpp`, the C++
-// harness's result of the same run: "" when they agree field for field, else what differs.
-std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources);
+// harness's result of the same run: nothing when they agree field for field, else what differs.
+Problem systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources);
 // The same for a multi-channel run (the channel SystemC harness, channel_json).
-std::string channel_systemc_disagreement(const ChannelRunSpec& spec, const ChannelRunResult& cpp, const DutSources& sources);
+Problem channel_systemc_disagreement(const ChannelRunSpec& spec, const ChannelRunResult& cpp, const DutSources& sources);
 
 // The tests an earlier JUnit file of `creditloop regress` says did not pass (failed, interrupted,
 // not run), by name, into `tests`; the problem when none can be read (a missing file, another seed).

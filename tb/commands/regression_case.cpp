@@ -56,9 +56,9 @@ std::string file_name_of(const std::string& test) {
     return out;
 }
 
-// `argv` (a SystemC harness with --json) run: "" when its JSON is `want`, field for field, and it
-// exits with the C++ harness's verdict, else what differs.
-std::string harness_disagreement(std::vector<std::string> argv, const nlohmann::ordered_json& want, bool passed) {
+// `argv` (a SystemC harness with --json) run: nothing when its JSON is `want`, field for field, and
+// it exits with the C++ harness's verdict, else what differs.
+Problem harness_disagreement(std::vector<std::string> argv, const nlohmann::ordered_json& want, bool passed) {
     argv.push_back("--json");
     std::string text;
     const int status = run_capture(argv, text);
@@ -69,7 +69,7 @@ std::string harness_disagreement(std::vector<std::string> argv, const nlohmann::
     } catch (const nlohmann::json::exception&) {
         return "the SystemC harness printed no JSON (exit " + std::to_string(status) + "): '" + text.substr(0, 120) + "'";
     }
-    if (got == want && status == want_status) return "";
+    if (got == want && status == want_status) return std::nullopt;
     // Name the fields that differ, with both values (the first few).
     std::string fields;
     int named = 0;
@@ -89,9 +89,9 @@ std::string harness_disagreement(std::vector<std::string> argv, const nlohmann::
 
 }  // namespace
 
-// The run again under the SystemC harness: "" when its JSON is the C++ harness's, field for
+// The run again under the SystemC harness: nothing when its JSON is the C++ harness's, field for
 // field (the source aside), else what differs.
-std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources) {
+Problem systemc_disagreement(const RegressionCase& c, const RunResult& cpp, const DutSources& sources) {
     std::string error;
     const std::string harness = systemc_harness(c.spec.config, sources, error);
     if (harness.empty()) return error;
@@ -100,7 +100,7 @@ std::string systemc_disagreement(const RegressionCase& c, const RunResult& cpp, 
     return harness_disagreement(systemc_command(harness, c.spec), run_json_value(c.spec, expected), cpp.passed);
 }
 
-std::string channel_systemc_disagreement(const ChannelRunSpec& spec, const ChannelRunResult& cpp, const DutSources& sources) {
+Problem channel_systemc_disagreement(const ChannelRunSpec& spec, const ChannelRunResult& cpp, const DutSources& sources) {
     std::string error;
     const std::string harness = channel_systemc_harness(spec.config, sources, error);
     if (harness.empty()) return error;
@@ -154,7 +154,7 @@ CaseOutcome run_channel_case(const RegressionCase& c, const DutSources& sources,
     note_run_end(outcome, waves, outcome.channels->trace_error, outcome.channels->interrupted, command.waves);
     if (!outcome.finished() || outcome.disk_error) return outcome;
     if (c.systemc) {
-        outcome.error = channel_systemc_disagreement(spec, *outcome.channels, sources);
+        outcome.error = channel_systemc_disagreement(spec, *outcome.channels, sources).value_or("");
         if (!outcome.error.empty() && interrupt_requested()) {   // Ctrl-C reached the harness too
             outcome.ending = CaseOutcome::Ending::interrupted;
             return outcome;
@@ -208,7 +208,7 @@ CaseOutcome run_case(const RegressionCase& c, LibraryCache& libraries, const Reg
         }
     }
     if (c.systemc) {
-        outcome.error = systemc_disagreement(c, outcome.result, libraries.sources());
+        outcome.error = systemc_disagreement(c, outcome.result, libraries.sources()).value_or("");
         // Ctrl-C reaches the SystemC harness too (one process group): its death is no verdict.
         if (!outcome.error.empty() && interrupt_requested()) {
             outcome.ending = CaseOutcome::Ending::interrupted;

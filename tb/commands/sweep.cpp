@@ -46,8 +46,8 @@ namespace {
 
 // Write `text` to `path` through a temporary beside it, so no reader ever sees half a file;
 // without `force` the final step is link(2), which refuses to replace a file that appeared
-// meanwhile. "" or one line naming the problem.
-std::string write_file(const fs::path& path, const std::string& text, bool force) {
+// meanwhile. The problem, if any, in one line.
+Problem write_file(const fs::path& path, const std::string& text, bool force) {
     const fs::path temporary = path.parent_path() / ("." + path.filename().string() + "." +
                                                      std::to_string(::getpid()) + ".tmp");
     {
@@ -64,7 +64,7 @@ std::string write_file(const fs::path& path, const std::string& text, bool force
     if (!force) {
         if (::link(temporary.c_str(), path.c_str()) == 0) {
             fs::remove(temporary, ec);
-            return "";
+            return std::nullopt;
         }
         const int error = errno;
         if (error == EEXIST) {
@@ -78,7 +78,7 @@ std::string write_file(const fs::path& path, const std::string& text, bool force
         fs::remove(temporary, ec);
         return "cannot write " + path.string() + ": " + ec.message();
     }
-    return "";
+    return std::nullopt;
 }
 
 }  // namespace
@@ -363,9 +363,8 @@ int run_sweep(const std::vector<std::string>& args, const std::string& program, 
     }
     const std::vector<std::string> texts = {sweep_csv(result), sweep_svg(spec, result)};
     for (size_t i = 0; i < files.size(); ++i) {
-        const std::string problem = write_file(out_dir / files[i], texts[i], spec.force);
-        if (!problem.empty()) {
-            err << "creditloop: " << problem << "\n";
+        if (const Problem problem = write_file(out_dir / files[i], texts[i], spec.force)) {
+            err << "creditloop: " << *problem << "\n";
             return 3;
         }
         out << "wrote " << (out_dir / files[i]).string() << "\n";
