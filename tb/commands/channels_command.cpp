@@ -115,10 +115,7 @@ namespace {
 // `run --preset ... --systemc`: build (or find) the SystemC harness for this configuration and
 // hand the run over to it; its output and exit code are the run's.
 int run_channel_systemc(const ChannelRunCommand& cmd) {
-    if (auto problem = channel_systemc_refuses(cmd)) {
-        std::cerr << "creditloop: " << *problem << "\n";
-        return 2;
-    }
+    if (auto problem = channel_systemc_refuses(cmd)) return refuse(*problem);
     std::string error;
     const std::string harness = channel_systemc_harness(cmd.spec.config, DutSources::from_environment(), error);
     return hand_over_to_systemc(harness, error, channel_systemc_command(harness, cmd.spec), cmd.json, cmd.log_level);
@@ -134,17 +131,11 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
     std::unique_ptr<ChannelDut> dut;
     const DutSources base = DutSources::from_environment();
     if (!cmd.model_only) {
-        if (auto problem = waves_problem(cmd)) {
-            std::cerr << "creditloop: " << *problem << "\n";
-            return 2;
-        }
+        if (auto problem = waves_problem(cmd)) return refuse(*problem);
         DutSources sources = base;
         sources.fst = cmd.fst;
         if (!cmd.rtl_dir.empty()) {
-            if (auto problem = use_rtl_directory(sources, cmd.rtl_dir); !problem.empty()) {
-                std::cerr << "creditloop: " << problem << "\n";
-                return 2;
-            }
+            if (auto problem = use_rtl_directory(sources, cmd.rtl_dir); !problem.empty()) return refuse(problem);
         }
         if (!cmd.counter_file.empty()) {
             // The contract's widths are checked at the largest pool's credits; the wrapper is generic in B.
@@ -159,10 +150,7 @@ int run_channel_command(const ChannelRunCommand& cmd, const std::string& program
             std::string problem = swap_block(sources, "credit_counter.sv", cmd.counter_file, most, swapped, cmd.mutant);
             for (const auto& warning : swapped.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             if (problem.empty()) problem = channel_counter_refuses(cmd.spec, swapped).value_or("");
-            if (!problem.empty()) {
-                std::cerr << "creditloop: " << problem << "\n";
-                return 2;
-            }
+            if (!problem.empty()) return refuse(problem);
         }
         ChannelWanted wanted{cmd.spec.config, {}};
         if (!cmd.mutant.empty() && cmd.counter_file.empty()) {

@@ -268,10 +268,7 @@ std::vector<std::string> systemc_command(const std::string& harness, const RunSp
 
 int hand_over_to_systemc(const std::string& harness, const std::string& error, std::vector<std::string> argv,
                          bool json, const std::string& log_level) {
-    if (harness.empty()) {
-        std::cerr << "creditloop: " << error << "\n";
-        return 3;
-    }
+    if (harness.empty()) return refuse(error, 3);
     if (json) argv.push_back("--json");
     argv.push_back("--log-level");
     argv.push_back(log_level);

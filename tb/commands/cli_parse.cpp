@@ -83,13 +83,17 @@ bool parse_command(CLI::App& app, const std::vector<std::string>& args, ParseErr
     return false;
 }
 
+int refuse(const std::string& problem, int exit_code) {
+    std::cerr << "creditloop: " << problem << "\n";
+    return exit_code;
+}
+
 int parse_failed(const ParseError& error) {
     if (error.help) {
         std::cout << error.message;
         return 0;
     }
-    std::cerr << "creditloop: " << error.message << "\n";
-    return 2;
+    return refuse(error.message);
 }
 
 CLI::Option* add_flag(CLI::App& app, const std::string& name, bool& target, const std::string& description) {

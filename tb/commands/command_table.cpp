@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include "parse_error.h"
+
 namespace creditloop {
 
 namespace {
@@ -41,10 +43,7 @@ int dispatch(const std::vector<Subcommand>& commands, std::vector<std::string> a
     const std::string name = args[0];
     args.erase(args.begin());
     const auto command = std::find_if(commands.begin(), commands.end(), [&](const Subcommand& c) { return c.name == name; });
-    if (command == commands.end()) {
-        std::cerr << "creditloop: " << unknown_command(name, commands) << "\n";
-        return 2;
-    }
+    if (command == commands.end()) return refuse(unknown_command(name, commands));
     return command->handler(args, program);
 }
 

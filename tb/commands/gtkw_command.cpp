@@ -76,22 +76,15 @@ int run_gtkw(const std::vector<std::string>& args) {
     const auto cmd = parse_gtkw(args, error);
     if (!cmd) return parse_failed(error);
     const std::string& waves = cmd->waves;
-    auto bad = [](const std::string& message) {
-        std::cerr << "creditloop: " << message << "\n";
-        return 2;
-    };
     std::error_code ec;   // a path the system refuses (too long) is no file, not an exception
-    if (!fs::is_regular_file(waves, ec)) return bad("--waves " + waves + ": no such file");
+    if (!fs::is_regular_file(waves, ec)) return refuse("--waves " + waves + ": no such file");
     if (cmd->has_violation && cmd->cycle < cmd->first_cycle)
-        return bad("--cycle " + std::to_string(cmd->cycle) + " is before --first-cycle " + std::to_string(cmd->first_cycle));
+        return refuse("--cycle " + std::to_string(cmd->cycle) + " is before --first-cycle " + std::to_string(cmd->first_cycle));
 
     std::optional<Violation> violation;
     if (cmd->has_violation) violation = Violation{cmd->cycle, cmd->check, cmd->signal, "", "", ""};
     const std::string save = write_gtkw(waves, cmd->config, cmd->scope, violation ? &*violation : nullptr, cmd->first_cycle);
-    if (save.empty()) {
-        std::cerr << "creditloop: cannot write the save file beside " << waves << "\n";
-        return 3;
-    }
+    if (save.empty()) return refuse("cannot write the save file beside " + waves, 3);
     std::cout << "waves: gtkwave " << waves << " " << save << "\n";
     return 0;
 }

@@ -55,15 +55,10 @@ std::string program_path(const char* argv0) {
     return relative.string();
 }
 
-int bad_input(const std::string& message) {
-    std::cerr << "creditloop: " << message << "\n";
-    return 2;
-}
-
 // `run --systemc`: build (or find) the SystemC harness for this configuration and hand the run
 // over to it; its output and exit code are the run's.
 int run_systemc(const RunCommand& cmd) {
-    if (auto problem = systemc_refuses(cmd)) return bad_input(*problem);
+    if (auto problem = systemc_refuses(cmd)) return refuse(*problem);
     std::string error;
     const std::string harness = systemc_harness(cmd.spec.config, DutSources::from_environment(), error);
     return hand_over_to_systemc(harness, error, systemc_command(harness, cmd.spec), cmd.json, cmd.log_level);
@@ -76,7 +71,7 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
     std::string load_error;
     std::unique_ptr<LinkDut> dut;
     if (!cmd.model_only) {
-        if (auto problem = waves_problem(cmd)) return bad_input(*problem);
+        if (auto problem = waves_problem(cmd)) return refuse(*problem);
         DutSources sources = DutSources::from_environment();
         sources.fst = cmd.fst;
         // A long run gets a plugin of its own at -O2 (about 4 s to build): in a bank, the idle
@@ -86,14 +81,14 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
         std::string own_mutant, mutant_map;
         if (!cmd.mutant.empty() && is_mutant_file(cmd.mutant)) {
             if (auto problem = map_for_mutant(cmd.mutant, cmd.counter_file, cmd.link_map, cmd.rtl_dir, mutant_map))
-                return bad_input(*problem);
+                return refuse(*problem);
             own_mutant = cmd.mutant;
         }
         const auto mutant_of = [&](const std::string& option) { return option == mutant_map ? own_mutant : std::string(); };
         if (!cmd.link_map.empty() && (!cmd.rtl_dir.empty() || !cmd.counter_file.empty() || !cmd.return_file.empty()))
-            return bad_input("--link is a whole link of your own: drop --rtl, --counter and --return");
+            return refuse("--link is a whole link of your own: drop --rtl, --counter and --return");
         if (!cmd.link_map.empty() && !cmd.mutant.empty() && own_mutant.empty())
-            return bad_input("--link takes --mutant as a .mutant patch of one of its files (--mutant PATH.mutant): " +
+            return refuse("--link takes --mutant as a .mutant patch of one of its files (--mutant PATH.mutant): " +
                              cmd.mutant + " names a mutant of rtl/mutants/, which patches creditloop's own link");
         if (!cmd.rtl_dir.empty()) {
             std::vector<std::string> warnings;
@@ -101,14 +96,14 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
                                             ? use_rtl_map(sources, cmd.rtl_dir, cmd.werror, warnings, mutant_of("--rtl"))
                                             : use_rtl_directory(sources, cmd.rtl_dir, cmd.rtl_options);
             for (const auto& warning : warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
-            if (!problem.empty()) return bad_input(problem);
+            if (!problem.empty()) return refuse(problem);
         }
         if (!cmd.mutant.empty() && own_mutant.empty()) {
             std::vector<std::string> errors;
             const auto mutants = find_mutants(sources.source_root, errors);
             auto it = std::find_if(mutants.begin(), mutants.end(), [&](const Mutant& m) { return m.name == cmd.mutant; });
             if (it == mutants.end())
-                return bad_input("--mutant " + cmd.mutant + " is not in rtl/mutants/: 'creditloop mutants --filter x' lists them by name");
+                return refuse("--mutant " + cmd.mutant + " is not in rtl/mutants/: 'creditloop mutants --filter x' lists them by name");
             sources = mutant_sources(sources, *it);
         }
         for (const auto& [block, file] : {std::pair<std::string, std::string>{"credit_counter.sv", cmd.counter_file},
@@ -118,25 +113,25 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
             sources.werror = cmd.werror;
             const std::string problem = swap_block(sources, block, file, cmd.spec.config.buffer_slots, swapped,
                                                    block == "credit_counter.sv" ? mutant_of("--counter") : "");
-            if (!problem.empty()) return bad_input(problem);
+            if (!problem.empty()) return refuse(problem);
             for (const auto& warning : swapped.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             const bool resets_mid_run =
                 cmd.spec.stimulus.reset_every || cmd.spec.stimulus.reset_tx_at || cmd.spec.stimulus.reset_rx_at;
             if (swapped.synchronous_reset && resets_mid_run)
-                return bad_input(file + " resets synchronously, so it cannot take the mid-run reset pulses: drop --reset-every, "
+                return refuse(file + " resets synchronously, so it cannot take the mid-run reset pulses: drop --reset-every, "
                                         "--reset-sender-at and --reset-receiver-at");
             if (swapped.single_credit_return && returns_several_at_once(cmd.spec))
-                return bad_input(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush, no "
+                return refuse(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush, no "
                                         "--reverse-load, no --recovery and no faults");
         }
         if (!cmd.link_map.empty()) {
-            if (auto problem = mapped_link_refuses(cmd.spec)) return bad_input(*problem);
+            if (auto problem = mapped_link_refuses(cmd.spec)) return refuse(*problem);
             MappedLink link;
             const std::string problem = swap_mapped_link(sources, cmd.link_map, cmd.werror, link, mutant_of("--link"));
-            if (!problem.empty()) return bad_input(problem);
+            if (!problem.empty()) return refuse(problem);
             const auto& s = cmd.spec.stimulus;
             if (link.synchronous_reset && (s.reset_every || s.reset_tx_at || s.reset_rx_at))
-                return bad_input(cmd.link_map + ": your link resets synchronously, so it cannot take the mid-run reset pulses: "
+                return refuse(cmd.link_map + ": your link resets synchronously, so it cannot take the mid-run reset pulses: "
                                                 "drop --reset-every, --reset-sender-at and --reset-receiver-at");
             for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             fit_to_mapped_link(cmd.spec, link);

@@ -16,11 +16,6 @@ namespace creditloop {
 
 namespace {
 
-int bad(const std::string& message) {
-    std::cerr << "creditloop: " << message << "\n";
-    return 2;
-}
-
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
     for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -54,22 +49,22 @@ int run_map(const std::vector<std::string>& args, const std::string& program) {
     ParseError error;
     if (!parse_command(app, args, error)) return parse_failed(error);
     if (request.files.empty() && request.file_lists.empty())
-        return bad("map: give your RTL files: creditloop map FILE.sv... (or -f LIST)");
+        return refuse("map: give your RTL files: creditloop map FILE.sv... (or -f LIST)");
     if (!request.top.empty() && (!request.sender.empty() || !request.receiver.empty()))
-        return bad("map: --top names a counter, --sender and --receiver a link's sides: give one or the other");
+        return refuse("map: --top names a counter, --sender and --receiver a link's sides: give one or the other");
     if ((request.kind == "counter" || request.kind == "counters") && (!request.sender.empty() || !request.receiver.empty()))
-        return bad("map: --kind " + request.kind + " takes --top, not --sender or --receiver");
+        return refuse("map: --kind " + request.kind + " takes --top, not --sender or --receiver");
     if (request.kind == "link" && !request.top.empty())
-        return bad("map: --kind link takes --sender and --receiver, not --top");
+        return refuse("map: --kind link takes --sender and --receiver, not --top");
     const bool to_stdout = out == "-";
     std::error_code ec;
     request.map_dir = out.empty() || to_stdout ? "." : fs::absolute(out).parent_path().string();
-    if (!fs::is_directory(request.map_dir, ec)) return bad("map: -o " + out + ": no folder " + request.map_dir + " to write it in");
+    if (!fs::is_directory(request.map_dir, ec)) return refuse("map: -o " + out + ": no folder " + request.map_dir + " to write it in");
     if (!out.empty() && !to_stdout && fs::exists(out, ec) && !force)
-        return bad("map: " + out + " exists: give --force to overwrite it, or another -o");
+        return refuse("map: " + out + " exists: give --force to overwrite it, or another -o");
 
     GuessedMap guessed;
-    if (auto problem = guess_map(DutSources::from_environment(), request, guessed); !problem.empty()) return bad(problem);
+    if (auto problem = guess_map(DutSources::from_environment(), request, guessed); !problem.empty()) return refuse(problem);
     for (const auto& warning : guessed.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
     const std::string path = out.empty() ? guessed.default_name : out;
     const std::string text = guessed.text();
@@ -78,7 +73,7 @@ int run_map(const std::vector<std::string>& args, const std::string& program) {
     if (to_stdout) {
         std::cout << text;
     } else {
-        if (fs::exists(path, ec) && !force) return bad("map: " + path + " exists: give --force to overwrite it, or -o another");
+        if (fs::exists(path, ec) && !force) return refuse("map: " + path + " exists: give --force to overwrite it, or -o another");
         // Written whole or not at all: a temporary file beside it, renamed into place.
         const fs::path tmp = fs::path(path).parent_path() / ("." + fs::path(path).filename().string() + "." +
                                                                std::to_string(::getpid()) + ".tmp");

@@ -41,11 +41,6 @@ bool shard_slice(const std::string& text, size_t most, int& index, int& count) {
     return true;
 }
 
-int refuse(const std::string& problem) {
-    std::cerr << "creditloop merge: " << problem << "\n";
-    return 2;
-}
-
 // One shard's file, read and checked against the first one's run.
 struct Shard {
     std::string path;

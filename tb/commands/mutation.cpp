@@ -30,11 +30,6 @@ namespace {
 
 constexpr long long kMaxSeed = 0x7FFFFFFFFFFFFFFFLL;
 
-int bad_input(const std::string& message) {
-    std::cerr << "creditloop: " << message << "\n";
-    return 2;
-}
-
 // The plusarg that switches mutant <id> on in a generated netlist (scripts/mutation.py).
 std::string mutant_plusarg(int id) { return "+creditloop_mutant=" + std::to_string(id); }
 
@@ -256,7 +251,7 @@ int run_mutation(const std::vector<std::string>& args, const std::string& progra
     const std::map<std::string, RegressionCase> cases = cases_by_name(seed);
     std::vector<Netlist> netlists;
     std::vector<Verdict> runs;
-    if (auto problem = read_manifest(manifest_path, cases, netlists, runs)) return bad_input(*problem);
+    if (auto problem = read_manifest(manifest_path, cases, netlists, runs)) return refuse(*problem);
 
     // Every netlist in one bank build; then mutant 0 (none) and each mutant of every netlist.
     const DutSources base = DutSources::from_environment();
@@ -264,7 +259,7 @@ int run_mutation(const std::vector<std::string>& args, const std::string& progra
     std::vector<ChannelWanted> channel_builds;
     for (auto& n : netlists) {
         n.sources = base;
-        if (auto problem = use_rtl_directory(n.sources, n.rtl); !problem.empty()) return bad_input(problem);
+        if (auto problem = use_rtl_directory(n.sources, n.rtl); !problem.empty()) return refuse(problem);
         const RegressionCase& first = *n.sets.front();
         if (first.channels) channel_builds.push_back({first.channels->config, channel_rtl_files(n.sources)});
         else builds.push_back({first.spec.config, n.sources});
@@ -338,7 +333,7 @@ int run_mutation(const std::vector<std::string>& args, const std::string& progra
         std::ofstream(partial) << out.dump(2) << "\n";
         std::error_code ec;
         fs::rename(partial, out_path, ec);
-        if (ec) return bad_input("cannot write " + out_path + ": " + ec.message());
+        if (ec) return refuse("cannot write " + out_path + ": " + ec.message());
     }
     return baseline_ok ? 0 : 3;
 }

@@ -284,16 +284,10 @@ int run_network_command(const std::vector<std::string>& args, const std::string&
     std::unique_ptr<NetworkLibrary> lib;
     std::unique_ptr<NocDut> dut;
     if (!o.model_only) {
-        if (const Problem e = build_networks({{c, rtl}}, sources, "building " + noc_key(c))) {
-            std::cerr << "creditloop: " << *e << "\n";
-            return 3;
-        }
+        if (const Problem e = build_networks({{c, rtl}}, sources, "building " + noc_key(c))) return refuse(*e, 3);
         std::string load_error;
         lib = NetworkLibrary::load({c, rtl}, sources, load_error);
-        if (!lib) {
-            std::cerr << "creditloop: " << load_error << "\n";
-            return 3;
-        }
+        if (!lib) return refuse(load_error, 3);
         dut = lib->create();
     }
     std::string waves;

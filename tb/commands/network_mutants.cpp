@@ -75,19 +75,13 @@ int run_network_mutants(const DutSources& sources, const std::string& program) {
         }
         wanted.push_back({m.request.spec.config, m.rtl});
     }
-    if (const Problem e = build_networks(wanted, sources, "building " + std::to_string(mutants.size()) + " network mutants")) {
-        std::cerr << "creditloop: " << *e << "\n";
-        return 3;
-    }
+    if (const Problem e = build_networks(wanted, sources, "building " + std::to_string(mutants.size()) + " network mutants")) return refuse(*e, 3);
     int escaped = 0;
     std::cout << "| mutant | network | expected check | caught by | first failure |\n|---|---|---|---|---|\n";
     for (const auto& m : mutants) {
         std::string error;
         auto lib = NetworkLibrary::load({m.request.spec.config, m.rtl}, sources, error);
-        if (!lib) {
-            std::cerr << "creditloop: " << error << "\n";
-            return 3;
-        }
+        if (!lib) return refuse(error, 3);
         auto dut = lib->create();
         std::ostringstream lines;
         const NetworkVerdict v = check_network(m.request, dut.get(), lines, nullptr);

@@ -13,6 +13,7 @@
 #include "noc_forms.h"
 #include "noc_graph.h"
 #include "noc_run.h"
+#include "parse_error.h"
 #include "progress.h"
 #include "svg_plot.h"
 
@@ -59,10 +60,7 @@ int run_network_table(const std::string& dir, bool force, const DutSources& sour
             if (!progress) progress.emplace("creditloop network"), progress->phase("building " + std::to_string(wanted.size()) + " networks");
             progress->status(s);
         });
-        if (!errors.empty()) {
-            std::cerr << "creditloop: " << errors.front() << "\n";
-            return 3;
-        }
+        if (!errors.empty()) return refuse(errors.front(), 3);
     }
     std::string table =
         "| topology | VCs | routing | dependency graph | deadlock at full load | zero-load latency (closed form = measured) | "
@@ -73,10 +71,7 @@ int run_network_table(const std::string& dir, bool force, const DutSources& sour
         const NocConfig& c = s.config;
         std::string error;
         auto lib = NetworkLibrary::load({c, {}}, sources, error);
-        if (!lib) {
-            std::cerr << "creditloop: " << error << "\n";
-            return 3;
-        }
+        if (!lib) return refuse(error, 3);
         auto dut = lib->create();
         const NocRouteFn route = [&](int h, int d, int p, int v) {
             const auto r = dut->route(h, d, p, v);
@@ -186,19 +181,13 @@ int run_network_slice(const DutSources& sources, uint64_t seed) {
             if (!progress) progress.emplace("creditloop network"), progress->phase("building the network slice");
             progress->status(s);
         });
-        if (!errors.empty()) {
-            std::cerr << "creditloop: " << errors.front() << "\n";
-            return 3;
-        }
+        if (!errors.empty()) return refuse(errors.front(), 3);
     }
     int failures = 0;
     for (const auto& i : items) {
         std::string error;
         auto lib = NetworkLibrary::load({i.config, {}}, sources, error);
-        if (!lib) {
-            std::cerr << "creditloop: " << error << "\n";
-            return 3;
-        }
+        if (!lib) return refuse(error, 3);
         auto dut = lib->create();
         const auto g = dependency_graph(i.config, [&](int h, int d, int p, int v) {
             const auto r = dut->route(h, d, p, v);

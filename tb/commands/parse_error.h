@@ -17,6 +17,10 @@ struct ParseError {
     bool help = false;     // --help was asked for: print message to stdout and exit 0
 };
 
+// Print `problem` as creditloop's one line on stderr ("creditloop: <problem>") and return
+// `exit_code`: 2 for bad input, 3 for a build or file problem.
+int refuse(const std::string& problem, int exit_code = 2);
+
 // What a subcommand returns when its parse failed: 0 after printing the help, else 2 after
 // printing "creditloop: <message>" to stderr.
 int parse_failed(const ParseError& error);

@@ -71,10 +71,7 @@ int run_regression(const RegressCommand& command, const std::string& program) {
 int run_regression(const RegressCommand& given, const std::string& program, std::vector<RegressionCase> all_cases) {
     RegressCommand command = given;
     if (!command.rerun_failed.empty()) {
-        if (const Problem problem = adopt_rtl_options(command, command.rerun_failed)) {
-            std::cerr << "creditloop: " << *problem << "\n";
-            return 2;
-        }
+        if (const Problem problem = adopt_rtl_options(command, command.rerun_failed)) return refuse(*problem);
     }
     // The systemc/ tests repeat runs of the others under the SystemC harness: a check of the
     // harness, not of the RTL, that builds a harness of its own for each. They run when asked
@@ -95,10 +92,7 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
     if (!command.rerun_failed.empty()) {
         // make sim RERUN=failed: only what did not pass in an earlier run's JUnit file.
         std::set<std::string> wanted;
-        if (const Problem problem = tests_to_rerun(command.rerun_failed, command.seed, wanted)) {
-            std::cerr << "creditloop: " << *problem << "\n";
-            return 2;
-        }
+        if (const Problem problem = tests_to_rerun(command.rerun_failed, command.seed, wanted)) return refuse(*problem);
         std::vector<RegressionCase> kept;
         for (auto& c : cases)
             if (wanted.count(c.name)) kept.push_back(std::move(c));
@@ -130,10 +124,7 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
             return 2;
         }
         if (const Problem problem =
-                map_for_mutant(command.mutant, command.counter_file, command.link_map, command.rtl_dir, mutant_map)) {
-            std::cerr << "creditloop: " << *problem << "\n";
-            return 2;
-        }
+                map_for_mutant(command.mutant, command.counter_file, command.link_map, command.rtl_dir, mutant_map)) return refuse(*problem);
     }
     const auto mutant_of = [&](const std::string& option) { return option == mutant_map ? command.mutant : std::string(); };
 
@@ -155,10 +146,7 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
                                         ? use_rtl_map(sources, command.rtl_dir, command.werror, warnings, mutant_of("--rtl"))
                                         : use_rtl_directory(sources, command.rtl_dir, command.rtl_options);
         for (const auto& warning : warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
-        if (!problem.empty()) {
-            std::cerr << "creditloop: " << problem << "\n";
-            return 2;
-        }
+        if (!problem.empty()) return refuse(problem);
     }
     if (!command.link_map.empty() && (!command.rtl_dir.empty() || !command.counter_file.empty() || !command.return_file.empty())) {
         std::cerr << "creditloop: --link is a whole link of your own: drop --rtl, --counter and --return\n";
@@ -168,10 +156,7 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
         // A link of your own: the runs its receiver can take, fitted to its return latency.
         MappedLink link;
         const std::string problem = swap_mapped_link(sources, command.link_map, command.werror, link, mutant_of("--link"));
-        if (!problem.empty()) {
-            std::cerr << "creditloop: " << problem << "\n";
-            return 2;
-        }
+        if (!problem.empty()) return refuse(problem);
         for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
         std::vector<RegressionCase> kept;
         size_t skipped = 0;
@@ -204,10 +189,7 @@ int run_regression(const RegressCommand& given, const std::string& program, std:
         sources.werror = command.werror;
         const std::string problem =
             swap_block(sources, block, file, 12, swapped, block == "credit_counter.sv" ? mutant_of("--counter") : "");
-        if (!problem.empty()) {
-            std::cerr << "creditloop: " << problem << "\n";
-            return 2;
-        }
+        if (!problem.empty()) return refuse(problem);
         for (const auto& warning : swapped.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
         std::cout << "creditloop regress: " << block << " is " << swapped.module << " from " << file << "\n";
         if (block == "credit_counter.sv") counter = swapped;

@@ -163,19 +163,13 @@ std::optional<SizeInputs> parse_size(const std::vector<std::string>& args, SizeP
 int run_size(const std::vector<std::string>& args) {
     SizeParseError error;
     const auto inputs = parse_size(args, error);
-    if (!inputs) {
-        std::cerr << "creditloop: " << error.message << "\n";
-        return 2;
-    }
+    if (!inputs) return refuse(error.message);
     if (inputs->help) {
         std::cout << error.message;   // the help text
         return 0;
     }
     const auto result = compute_size(*inputs, error);
-    if (!result) {
-        std::cerr << "creditloop: " << error.message << "\n";
-        return 2;
-    }
+    if (!result) return refuse(error.message);
     if (inputs->json) std::cout << size_json(*inputs, *result) << "\n";
     else std::cout << size_text(*inputs, *result);
     return 0;

@@ -108,10 +108,7 @@ int run_soak(const std::vector<std::string>& args) {
         ->group("");   // hidden: the test of the flatness check uses it
     ParseError error;
     if (!parse_command(app, args, error)) return parse_failed(error);
-    if (const auto problem = validate(spec)) {
-        std::cerr << "creditloop: " << *problem << "\n";
-        return 2;
-    }
+    if (const auto problem = validate(spec)) return refuse(*problem);
 
     install_interrupt_handlers();   // a Ctrl-C during the build is answered once it ends
     DutSources sources = DutSources::from_environment();

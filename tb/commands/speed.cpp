@@ -119,10 +119,7 @@ int run_speed(const std::vector<std::string>& args) {
         DutSources sources = DutSources::from_environment();
         sources.solo = true;
         library = DutLibrary::load(spec.config, sources, load_error);
-        if (!library) {
-            std::cerr << "creditloop: " << load_error << "\n";
-            return 3;
-        }
+        if (!library) return refuse(load_error, 3);
         dut = library->create();
     }
     RunOptions options;

@@ -23,17 +23,13 @@ int run_tops(const std::vector<std::string>& args) {
     add_flag(app, "--force", force, "replace the two files if --out has them");
     ParseError error;
     if (!parse_command(app, args, error)) return parse_failed(error);
-    auto bad = [](const std::string& message, int code) {
-        std::cerr << "creditloop: " << message << "\n";
-        return code;
-    };
     DutSources sources = DutSources::from_environment();
     if (!rtl.empty())
-        if (const std::string e = use_rtl_directory(sources, rtl); !e.empty()) return bad(e, 2);
+        if (const std::string e = use_rtl_directory(sources, rtl); !e.empty()) return refuse(e, 2);
     const fs::path file = rtl.empty() ? fs::path(sources.source_root) / "rtl" / "credit_link.sv" : fs::path(sources.rtl_files.front());
     LinkDeclaration link = credit_link_declaration({file.string()});
     if (link.parameters.empty())
-        return bad(file.string() + " declares no 'module credit_link #(...)': the tops take its parameters from it", 2);
+        return refuse(file.string() + " declares no 'module credit_link #(...)': the tops take its parameters from it", 2);
     // The outputs they connect are the contract's, the checkout's credit_link's.
     link.outputs = credit_link_declaration({(fs::path(sources.source_root) / "rtl" / "credit_link.sv").string()}).outputs;
     const std::vector<std::pair<std::string, std::string>> tops = {
@@ -42,10 +38,10 @@ int run_tops(const std::vector<std::string>& args) {
     std::error_code ec;
     for (const auto& [name, text] : tops)
         if (fs::exists(fs::path(out) / name, ec) && !force)
-            return bad((fs::path(out) / name).string() + " exists: give --force to replace it, or another --out", 2);
+            return refuse((fs::path(out) / name).string() + " exists: give --force to replace it, or another --out", 2);
     fs::create_directories(out, ec);
     for (const auto& [name, text] : tops) {
-        if (const std::string e = write_if_changed((fs::path(out) / name).string(), text); !e.empty()) return bad(e, 3);
+        if (const std::string e = write_if_changed((fs::path(out) / name).string(), text); !e.empty()) return refuse(e, 3);
         std::cout << (fs::path(out) / name).string() << "\n";
     }
     return 0;
