@@ -9,12 +9,12 @@
 #include <fmt/format.h>
 
 #include "network_bank.h"
+#include "network_command.h"
 #include "network_library.h"
 #include "noc_forms.h"
 #include "noc_graph.h"
 #include "noc_run.h"
 #include "parse_error.h"
-#include "progress.h"
 #include "svg_plot.h"
 
 namespace fs = std::filesystem;
@@ -54,14 +54,8 @@ int run_network_table(const std::string& dir, bool force, const DutSources& sour
     const auto setups = grid();
     std::vector<NetworkWanted> wanted;
     for (const auto& s : setups) wanted.push_back({s.config, {}});
-    {
-        std::optional<Progress> progress;   // drawn only when something is built
-        const auto errors = build_network_duts(wanted, sources, [&](const std::string& s) {
-            if (!progress) progress.emplace("creditloop network"), progress->phase("building " + std::to_string(wanted.size()) + " networks");
-            progress->status(s);
-        });
-        if (!errors.empty()) return refuse(errors.front(), 3);
-    }
+    // The progress line is gone before an error is printed (build_networks ends it).
+    if (const Problem e = build_networks(wanted, sources, "building " + std::to_string(wanted.size()) + " networks")) return refuse(*e, 3);
     std::string table =
         "| topology | VCs | routing | dependency graph | deadlock at full load | zero-load latency (closed form = measured) | "
         "channel-load bound | credit bound | saturation measured | lockstep |\n|---|---:|---|---|---|---:|---:|---:|---:|---|\n";
@@ -175,14 +169,7 @@ int run_network_slice(const DutSources& sources, uint64_t seed) {
         {"3 x 3 mesh, 2 VCs, dimension order, uniform at 0.3", {2, 3, 3, 0, 2, 4, 1}, {NocPattern::uniform, 1, 0.3, 2, seed}, false}};
     std::vector<NetworkWanted> wanted;
     for (const auto& i : items) wanted.push_back({i.config, {}});
-    {
-        std::optional<Progress> progress;   // drawn only when something is built
-        const auto errors = build_network_duts(wanted, sources, [&](const std::string& s) {
-            if (!progress) progress.emplace("creditloop network"), progress->phase("building the network slice");
-            progress->status(s);
-        });
-        if (!errors.empty()) return refuse(errors.front(), 3);
-    }
+    if (const Problem e = build_networks(wanted, sources, "building the network slice")) return refuse(*e, 3);
     int failures = 0;
     for (const auto& i : items) {
         std::string error;
