@@ -89,7 +89,7 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
             return refuse("--link is a whole link of your own: drop --rtl, --counter and --return");
         if (!cmd.link_map.empty() && !cmd.mutant.empty() && own_mutant.empty())
             return refuse("--link takes --mutant as a .mutant patch of one of its files (--mutant PATH.mutant): " +
-                             cmd.mutant + " names a mutant of rtl/mutants/, which patches creditloop's own link");
+                          cmd.mutant + " names a mutant of rtl/mutants/, which patches creditloop's own link");
         if (!cmd.rtl_dir.empty()) {
             std::vector<std::string> warnings;
             const std::string problem = fs::path(cmd.rtl_dir).extension() == ".json"
@@ -119,10 +119,10 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
                 cmd.spec.stimulus.reset_every || cmd.spec.stimulus.reset_tx_at || cmd.spec.stimulus.reset_rx_at;
             if (swapped.synchronous_reset && resets_mid_run)
                 return refuse(file + " resets synchronously, so it cannot take the mid-run reset pulses: drop --reset-every, "
-                                        "--reset-sender-at and --reset-receiver-at");
+                                     "--reset-sender-at and --reset-receiver-at");
             if (swapped.single_credit_return && returns_several_at_once(cmd.spec))
                 return refuse(file + " takes one credit per cycle (a one-bit credit_return): use --K 1, no --flush, no "
-                                        "--reverse-load, no --recovery and no faults");
+                                     "--reverse-load, no --recovery and no faults");
         }
         if (!cmd.link_map.empty()) {
             if (auto problem = mapped_link_refuses(cmd.spec)) return refuse(*problem);
@@ -132,7 +132,7 @@ int run_command(RunCommand cmd, const std::string& program) {   // a copy: a map
             const auto& s = cmd.spec.stimulus;
             if (link.synchronous_reset && (s.reset_every || s.reset_tx_at || s.reset_rx_at))
                 return refuse(cmd.link_map + ": your link resets synchronously, so it cannot take the mid-run reset pulses: "
-                                                "drop --reset-every, --reset-sender-at and --reset-receiver-at");
+                                             "drop --reset-every, --reset-sender-at and --reset-receiver-at");
             for (const auto& warning : link.warnings) std::cerr << "creditloop: warning in your RTL: " << warning << "\n";
             fit_to_mapped_link(cmd.spec, link);
         }
