@@ -73,6 +73,7 @@ TEST_CASE("impossible parameters name the parameter and the allowed range", "[cl
     CHECK(parse_error({"--L", "2", "x", "--bogus", "3"}).rfind("unknown option '--bogus'", 0) == 0);
     CHECK(parse_error({"bar", "baz"}).rfind("unexpected argument 'bar' for 'creditloop run'", 0) == 0);
     CHECK(parse_error({"bar", "--foo", "baz"}).rfind("unknown option '--foo' for 'creditloop run'", 0) == 0);
+    CHECK(parse_error({"--L", "2", "--", "--foo", "bar"}).rfind("unknown option '--foo' for 'creditloop run'", 0) == 0);
     CHECK(parse_error({"--B"}).find("needs a value") != std::string::npos);
     CHECK(parse_error({"--drain-every", "2", "--drain-stall", "0.1"}).find("exclude") != std::string::npos);
     CHECK(parse_error({"--L=4", "--B=12", "--K=8"}).empty());

@@ -37,7 +37,9 @@ std::string value_taken_from_option(const CLI::App& app) {
 
 // The words no option took, in the user's order, named in one line: the first unknown option,
 // else the first stray word.
-std::string extras_line(const CLI::App& app, const std::vector<std::string>& extras) {
+std::string extras_line(const CLI::App& app, std::vector<std::string> extras) {
+    // "--" ends the options but no command takes words after it: name what follows it instead.
+    if (extras.size() > 1) extras.erase(std::remove(extras.begin(), extras.end(), "--"), extras.end());
     const auto option = std::find_if(extras.begin(), extras.end(), [](const std::string& w) { return w.rfind("-", 0) == 0; });
     const std::string named = option != extras.end() ? *option : extras.empty() ? std::string() : extras.front();
     return (option != extras.end() ? "unknown option '" : "unexpected argument '") + named + "' for '" + app.get_name() +
