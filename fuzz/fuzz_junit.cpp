@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <set>
+#include <string>
 
 #include "coverage_report.h"
 #include "fuzz_support.h"
