@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "report.h"
+
 namespace creditloop {
 
 namespace {
@@ -203,19 +205,7 @@ void plots(std::string& out, const ReportPage& page) {
 }  // namespace
 
 std::string html_escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
+    return xml_escape(std::string(text));   // &apos; is HTML5's too
 }
 
 std::string base64(std::string_view bytes) {
