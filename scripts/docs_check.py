@@ -75,6 +75,8 @@ RULES = [
      ("skip", "installs creditloop; CTest's install test does the same on a temporary prefix")),
     (r"(cd build && )?ctest ", ("ctest",)),
     (r"export SLURM_CONF|sbatch|sinfo|squeue", ("dry", "make -n slurm-test", "needs the local cluster; CTest's slurm test starts one")),
+    (r"tests/reliability/test_concurrent_sim\.sh", ("dry", "bash -n tests/reliability/test_concurrent_sim.sh",
+                                                      "three cold make sim in fresh clones; CTest's concurrent_sim runs it")),
     (r"(scripts|tests)/[\w/.-]+$|build/creditloop$", ("file-if-inline",)),
     (r"make mutation", ("dry", "make -n mutation", "every set's netlist and its survivors' yosys miters take "
                         "half an hour even at COUNT=16; `python3 scripts/mutation.py --ci` runs the CI subset")),
