@@ -16,6 +16,8 @@
 //   2  one-sided, the receiver end: both reset in the first cycle, then rst_rx_n free, rst_tx_n high.
 //   3  whole-link resets: both reset in the first cycle, then both free but always together (a
 //      reset of the link in the middle of traffic, which must keep every credit).
+// ONE_AT_A_TIME = 1 holds flush and return_busy low: with K = 1 credits then come back one a
+// cycle, all a counter with a one-bit credit_return takes (creditloop prove on such a counter).
 // The first cycle (the reset) is the solver's initial state; cycle 0 of the waves is the next.
 // An asynchronous reset is modelled by yosys's async2sync: in a cycle with the reset low, that
 // end's registers read their reset values, and hold them at the next edge.
@@ -35,6 +37,7 @@ module credit_link_formal #(
   parameter int RESEND = 16,
   parameter int RESETS = 0,
   parameter int FAULT_DROP = 0,
+  parameter int ONE_AT_A_TIME = 0,   // 1: flush and return_busy held low, so credits come back one a cycle (K = 1)
   parameter int NCH = 1,
   parameter int NLANE = 1,
   parameter int NPOOL = 1,
@@ -91,5 +94,6 @@ module credit_link_formal #(
       endcase
     end
     if (FAULT_DROP == 0) assume (fault_drop == '0);
+    if (ONE_AT_A_TIME != 0) assume (flush == '0 && return_busy == '0);
   end
 endmodule

@@ -88,6 +88,7 @@ class Config:
     RESEND: int = 16
     RESETS: int = 0          # 0 once, 1 sender end alone, 2 receiver end alone, 3 both together
     FAULT_DROP: int = 0      # 1: fault_drop free (with recovery a lost update must cost no credit)
+    ONE_AT_A_TIME: int = 0   # 1: flush and return_busy low: credits back one a cycle (a one-bit credit_return)
     # The link's shape (credit_link's parameters; defaults: the seeds' link of one channel, lane and
     # pool). A table is a tuple, one entry per channel, lane or pool; empty: credit_link's default.
     NCH: int = 1
@@ -146,6 +147,7 @@ class Config:
             words.append(f"RECOVERY TOTAL_BITS={self.TOTAL_BITS} RESEND={self.RESEND}")
         words.append({0: "", 1: "rst_tx_n free", 2: "rst_rx_n free", 3: "both resets free, together"}[self.RESETS])
         words.append("fault_drop free" if self.FAULT_DROP else "")
+        words.append("no flush, no reverse traffic" if self.ONE_AT_A_TIME else "")
         return ", ".join(w for w in words if w)
 
     # Each table's entry width and its entries in credit_link (the packed vector's shape).
@@ -403,6 +405,15 @@ class Item:
     mutant: Path = None         # rtl/mutants/<name>.mutant, applied to its block when built
     replaces: str = ""          # the block file it replaces
     sync_mutant: Path = None    # the mutant with its reset read at the clock edge (see build())
+    # A design of the user's (scripts/prove.py): every file yosys reads, the formal top and the
+    # module with INVARIANTS, where the observed signals sit in the waves, the top's parameters,
+    # and how deep the induction may go. Empty: the project's link (the fields' defaults).
+    files: tuple = ()
+    top: str = TOP
+    checker: str = CHECKER
+    scope: str = SCOPE
+    top_parameters: str = ""
+    max_k: int = 0
 
 
 @dataclass
@@ -455,6 +466,8 @@ def bound_link(out, source=None, name="credit_link.sv"):
 
 
 def sources(item, link):
+    if item.files:
+        return list(item.files)
     files = [f for f in sorted(RTL.glob("*.sv")) if f.name != "credit_link.sv"]
     if item.mutant and item.replaces == "credit_link.sv":
         # A mutant of the link itself: the checker is bound into the mutant's text.
@@ -471,12 +484,13 @@ def sources(item, link):
 
 
 def yosys_script(item, link, invariants, waves, smt2):
-    keep = f"setattr -set keep 1 w:dut.u_formal.*\n" if waves else ""
+    keep = f"setattr -set keep 1 w:{item.scope.split('.', 1)[1]}.*\n" if waves else ""
+    parameters = item.top_parameters or item.config.yosys_parameters()
     return (
         f"read_verilog -DSYNTHESIS -sv -formal -I{RTL / 'observe'} {' '.join(str(f) for f in sources(item, link))}\n"
-        f"chparam {item.config.yosys_parameters()} {TOP}\n"
-        f"chparam -set INVARIANTS {1 if invariants else 0} {CHECKER}\n"
-        f"hierarchy -check -top {TOP}\n"
+        f"chparam {parameters} {item.top}\n"
+        f"chparam -set INVARIANTS {1 if invariants else 0} {item.checker}\n"
+        f"hierarchy -check -top {item.top}\n"
         "proc\nflatten\n"
         f"{keep}"
         "memory_map\nopt -fast\n"
@@ -546,7 +560,7 @@ def prove(item, work, link):
     to the maximum depth, so a real counterexample is told apart from a missing invariant.
     Returns ("proved", k, []), ("base", failing step, asserts) or ("induction", max, asserts)."""
     smt2 = build(item, work, link, invariants=True, waves=False)
-    top = item.config.max_induction_depth()
+    top = item.max_k or item.config.max_induction_depth()
     status, failed, _, tried = smtbmc(smt2, work / "induction.log", top, induction=True)
     k = top - tried if status == "PASSED" else top
     base_status, base_failed, step, _ = smtbmc(smt2, work / "base.log", k + 1)
@@ -575,11 +589,11 @@ def counterexample(item, work, link, depth, out_dir, creditloop, invariants=Fals
     props = [p for p in PROPERTIES if p in failed]
     first = props[0] if props else None
     vcd = out_dir / f"{item.name}.vcd"
-    names = convert_vcd(raw, vcd, item.name)
+    names = convert_vcd(raw, vcd, item.name, item.top)
     waves = (vcd,)
     if first:
         _, check, signal = PROPERTIES[first]
-        argv = [creditloop, "gtkw", "--waves", vcd, "--scope", SCOPE, *item.config.gtkw_options(),
+        argv = [creditloop, "gtkw", "--waves", vcd, "--scope", item.scope, *item.config.gtkw_options(),
                 "--check", check, "--cycle", cycle, "--signal", signal]
         out = run(argv, work / "gtkw.log", timeout=60)
         if out.returncode != 0:
@@ -618,7 +632,7 @@ def gtkwave(paths, base=None):
 
 # ---- waves
 
-def convert_vcd(raw, target, title):
+def convert_vcd(raw, target, title, top=TOP):
     """yosys-smtbmc's trace (step s at time 10s, 1 ns units, no bit ranges, any clock value) in
     the simulation's layout (tb/dut/verilated_link.cpp): 1 ps units, cycle t from 10t to 10t + 10
     with the clock rising at 10t + 5, vectors named name[n-1:0], and the reset step (the solver's
@@ -633,7 +647,7 @@ def convert_vcd(raw, target, title):
         if words[0] == "$scope":
             # The top scope is the formal top whatever yosys named its parameterised module
             # (a hash when a parameter is a vector: `\$paramod$<hash>/credit_link_formal`).
-            stack.append(words[2] if stack else TOP)
+            stack.append(words[2] if stack else top)
         elif words[0] == "$upscope":
             stack.pop()
         elif words[0] == "$var" and words[1] == "wire" and stack:

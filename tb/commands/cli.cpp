@@ -109,6 +109,13 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     auto* corrupt_at_option = app.add_option("--corrupt-at", corrupt_at, "make the first credit message arriving at or after cycle C larger")
                                   ->check(whole_number(0, kMaxCycles, " (a cycle of the run)"));
     app.add_option("--corrupt-add", spec.faults.corrupt_add, "by this much (default 1)")->check(whole_number(1, 65535));
+    std::string replay;
+    auto* replay_option = app.add_option("--replay", replay,
+                                         "every cycle's inputs from FILE (a proof's counterexample, written by creditloop prove)");
+    for (const char* other : {"--traffic", "--drain-every", "--drain-stall", "--flush", "--reverse-load", "--reset-every",
+                              "--reset-sender-at", "--reset-receiver-at", "--cycles", "--seed", "--drop", "--drop-at",
+                              "--drop-every", "--corrupt", "--corrupt-at"})
+        replay_option->excludes(app.get_option(other));
     add_flag(app, "--full-rate", spec.declared_full_rate, "declare the link full rate: the sizing check fails below 1 flit/cycle");
     add_flag(app, "--rtl-full-rate", spec.config.rtl_full_rate,
                  "build the RTL with FULL_RATE = 1: its sizing assertion refuses a B short of the round trip");
@@ -128,6 +135,13 @@ std::optional<RunCommand> parse_run(const std::vector<std::string>& args, ParseE
     if (!traffic.empty()) {
         std::string message;
         spec.stimulus.traffic = *parse_traffic(traffic, message);
+    }
+    if (replay_option->count()) {
+        auto rows = read_replay(replay, error.message);
+        if (!rows) return std::nullopt;
+        spec.cycles = rows->size();
+        spec.stimulus.replay = std::make_shared<const std::vector<LinkInputs>>(std::move(*rows));
+        spec.stimulus.replay_file = replay;
     }
     if (every->count()) {
         spec.stimulus.drain.kind = DrainKind::every_nth;
@@ -284,10 +298,16 @@ std::string run_arguments(const RunSpec& spec) {
     if (c.payload_bits != 32) out << " --W " << c.payload_bits;
     if (c.sync_stages) out << " --sync " << c.sync_stages;
     if (c.free_delay) out << " --free-delay " << c.free_delay;
-    out << " --cycles " << spec.cycles << " --seed " << spec.stimulus.seed;
-    if (spec.stimulus.traffic.kind != TrafficKind::saturating)
+    if (spec.stimulus.replay) {
+        out << " --replay " << spec.stimulus.replay_file;
+    } else {
+        out << " --cycles " << spec.cycles << " --seed " << spec.stimulus.seed;
+    }
+    if (spec.stimulus.replay) {
+    } else if (spec.stimulus.traffic.kind != TrafficKind::saturating)
         out << " --traffic " << describe(spec.stimulus.traffic);
-    if (spec.stimulus.drain.kind == DrainKind::every_nth)
+    if (spec.stimulus.replay) {
+    } else if (spec.stimulus.drain.kind == DrainKind::every_nth)
         out << " --drain-every " << spec.stimulus.drain.period;
     else
         out << " --drain-stall " << exact_number(spec.stimulus.drain.stall_probability);

@@ -39,6 +39,7 @@
 #include "soak.h"
 #include "report.h"
 #include "report_command.h"
+#include "prove_command.h"
 
 namespace fs = std::filesystem;
 using namespace creditloop;
@@ -204,6 +205,8 @@ int main(int argc, char** argv) {
         {"sweep", {{"[options]", "throughput against B: CSV and SVG, RTL cross-checked"}}, run_sweep},
         {"policies", {{"[options]", "return policies against reverse load, a Markdown table"}}, run_policy_table},
         {"speed", {{"[options]", "cycles per second of one mode (make bench)"}}, ignoring_program<run_speed>},
+        {"prove", {{"--counter MAP | --link MAP", "prove your counter or link conserves credits (k-induction; docs/prove.md)"}},
+         run_prove},
         {"gtkw", {{"[options]", "the GTKWave save file for waves of your own (a formal counterexample)"}}, ignoring_program<run_gtkw>},
         {"tops", {{"--out DIR", "the generated testbench tops, for reading or linting them"}}, ignoring_program<run_tops>},
         {"map", {{"FILE.sv...", "a port map of your own counter or link, guessed for you to confirm"}}, run_map},

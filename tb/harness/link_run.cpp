@@ -42,7 +42,8 @@ std::optional<std::string> validate(const RunSpec& spec) {
         !(drain.stall_probability >= 0.0 && drain.stall_probability < 1.0))
         return "--drain-stall = " + std::to_string(drain.stall_probability) +
                " is out of range: allowed 0 <= q < 1";
-    const uint64_t least = minimum_cycles(spec.config, drain);
+    // A replay is as long as its file: its verdict is the checks', not a steady state's.
+    const uint64_t least = spec.stimulus.replay ? 1 : minimum_cycles(spec.config, drain);
     if (spec.cycles < least)
         return "--cycles = " + std::to_string(spec.cycles) + " is too few for the steady-state window: need at least " +
                std::to_string(least) + " (the second half must cover 10 round trips of RTT + K - 1 = " +
@@ -121,7 +122,7 @@ RunResult run_link(LinkDut* dut, const RunSpec& spec, const RunOptions& options)
     sizing_spec.config = spec.config;
     sizing_spec.total_cycles = spec.cycles;
     sizing_spec.declared_full_rate = spec.declared_full_rate;
-    sizing_spec.drain_every_cycle = spec.stimulus.drain.kind == DrainKind::every_nth &&
+    sizing_spec.drain_every_cycle = !spec.stimulus.replay && spec.stimulus.drain.kind == DrainKind::every_nth &&
                                     spec.stimulus.drain.period == 1;
     SizingScoreboard sizing(sizing_spec);
     LockstepScoreboard lockstep;

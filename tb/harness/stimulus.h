@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "link_inputs.h"
 
@@ -57,7 +59,18 @@ struct StimulusSpec {
     std::optional<uint64_t> reset_tx_at;   // the sender end alone is reset in this cycle
     std::optional<uint64_t> reset_rx_at;   // the receiver end likewise (both: a whole-link reset)
     uint64_t seed = 1;
+    // Every cycle's inputs given, not generated (a proof's counterexample, read_replay): cycle t
+    // gets row t, and the seed and patterns above play no part.
+    std::shared_ptr<const std::vector<LinkInputs>> replay;
+    std::string replay_file;   // where they came from (for the header and the rerun line)
 };
+
+// A replay file (creditloop prove writes one per counterexample): `#` comments, a header naming
+// the columns, then one row a cycle from cycle 0, whole numbers (0x.. for hex):
+//   cycle want_send payload drain flush return_busy fault_drop reset_tx reset_rx
+// Columns may come in any order and any but cycle may be left out (0). The rows, or one error
+// line naming the file, the line and the fix.
+std::optional<std::vector<LinkInputs>> read_replay(const std::string& path, std::string& error);
 
 // "saturate", "bernoulli:0.7", "bursts:16:16" -> TrafficSpec, or an error line.
 std::optional<TrafficSpec> parse_traffic(const std::string& text, std::string& error);

@@ -16,14 +16,18 @@ namespace creditloop {
 
 std::string describe(const RunSpec& spec) {
     std::ostringstream out;
-    out << spec.config.key() << ", " << describe(spec.stimulus.traffic) << ", drain "
-        << describe(spec.stimulus.drain);
+    out << spec.config.key();
+    if (spec.stimulus.replay)
+        out << ", the inputs of " << spec.stimulus.replay_file;
+    else
+        out << ", " << describe(spec.stimulus.traffic) << ", drain " << describe(spec.stimulus.drain);
     if (spec.stimulus.flush_probability > 0.0) out << ", flush " << exact_number(spec.stimulus.flush_probability);
     if (spec.stimulus.reverse_load > 0.0) out << ", reverse load " << exact_number(spec.stimulus.reverse_load);
     if (spec.stimulus.reset_every) out << ", reset every " << spec.stimulus.reset_every;
     if (spec.stimulus.reset_tx_at) out << ", sender reset at " << *spec.stimulus.reset_tx_at;
     if (spec.stimulus.reset_rx_at) out << ", receiver reset at " << *spec.stimulus.reset_rx_at;
-    out << ", " << spec.cycles << " cycles, seed " << spec.stimulus.seed;
+    out << ", " << spec.cycles << " cycles";
+    if (!spec.stimulus.replay) out << ", seed " << spec.stimulus.seed;
     if (spec.declared_full_rate) out << ", declared full rate";
     if (spec.faults.any()) out << ", faults: " << describe(spec.faults);
     return out.str();
