@@ -8,6 +8,7 @@
 #                make sim DUT_COUNTER=<file.sv|map.json> DUT_RETURN=<file.sv>   your own blocks
 #                make sim DUT_LINK=<map.json>   a sender and receiver of your own
 #                make sim DUT_LINK=<map.json> MUTANT=<file.mutant>   with a patch of one of the map's files
+#                make sim DUT_COUNTER=<map.json> PROVE=1   the proof of it too (creditloop prove; PROVE_ARGS='--L 1-2')
 #                every make sim writes the HTML report: build/report/index.html (docs/report.md)
 #   make test    every test through CTest: the regression, mutants, SystemC, Catch2 (ctest -L <tag>)
 #   make test-fast  the tests that need no verilation (model, scoreboards, CLI, bad input), < 30 s
@@ -42,6 +43,8 @@ DUT_COUNTER ?=
 DUT_RETURN  ?=
 DUT_LINK    ?=
 MUTANT      ?=
+PROVE       ?=
+PROVE_ARGS  ?=
 
 ifeq ($(WAVES),fst)
   waves_flags := --waves --fst
@@ -84,12 +87,18 @@ endif
 sim: build-cli
 	$(if $(rerun_flags),@test -f $(BUILD)/results.xml || { echo "make sim RERUN=failed: no $(BUILD)/results.xml yet: run make sim first" >&2; exit 2; })
 	$(if $(rerun_flags),@cp $(BUILD)/results.xml $(BUILD)/results.previous.xml)
+	$(if $(PROVE),$(if $(DUT_COUNTER)$(DUT_LINK),,@echo "make sim PROVE=1 proves your DUT_COUNTER or DUT_LINK: give one" >&2; exit 2))
+	$(if $(PROVE),$(BUILD)/creditloop prove $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)',--link '$(DUT_LINK)') \
+	  $(if $(MUTANT),--mutant '$(MUTANT)') --jobs $(JOBS) --out $(BUILD)/prove $(PROVE_ARGS) \
+	  || echo "make sim: the proof did not pass (above); the regression runs and make sim fails after it" >&2)
 	$(BUILD)/creditloop regress --seed $(SEED) --jobs $(JOBS) --junit $(BUILD)/results.xml \
 	  --waves-dir '$(WAVES_DIR)' $(if $(TESTS),--filter '$(TESTS)') $(if $(RTL),--rtl '$(RTL)') \
 	  $(rerun_flags) $(if $(SHARD),--shard '$(SHARD)') \
 	  $(if $(DUT_COUNTER),--counter '$(DUT_COUNTER)') $(if $(DUT_RETURN),--return '$(DUT_RETURN)') \
 	  $(if $(DUT_LINK),--link '$(DUT_LINK)') $(if $(MUTANT),--mutant '$(MUTANT)') $(if $(SYSTEMC),--systemc) $(waves_flags) \
 	  --report $(BUILD)/report
+	$(if $(PROVE),@python3 -c "import json; import sys; r = json.load(open('$(BUILD)/prove/results.json'))['results']; sys.exit(any(x['result'] != 'proved' for x in r))" 2>/dev/null \
+	  || { echo "make sim: not every configuration of the proof is proved: $(BUILD)/prove/proof.md" >&2; exit 1; })
 	$(if $(TESTS)$(RTL)$(DUT_COUNTER)$(DUT_RETURN)$(DUT_LINK)$(MUTANT)$(SHARD)$(rerun_flags),,$(BUILD)/creditloop network --slice --seed $(SEED))
 
 network: build-cli

@@ -404,6 +404,13 @@ def main():
     items = make_items(spec, out_dir)
     problem = unreadable(items[0].files, out_dir / "work" / "read", items[0].top)
     if problem:
+        # Nothing of this run is left: the spec, the copies and the work folder go, and the
+        # output folder too when it held nothing else.
+        for stale in [out_dir / "work", out_dir / "src"]:
+            shutil.rmtree(stale, ignore_errors=True)
+        Path(args.spec).unlink(missing_ok=True)
+        if not any(out_dir.iterdir()):
+            out_dir.rmdir()
         say(problem, 2)
 
     print(f"creditloop prove: {spec['design']}, {len(items)} configuration{'s' if len(items) != 1 else ''}: "
@@ -429,7 +436,7 @@ def main():
 
     rows = table(results)
     (out_dir / "proof.md").write_text("\n".join([f"# creditloop prove: {spec['design']}", ""] + rows) + "\n")
-    (out_dir / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+    (out_dir / "results.json").write_text(json.dumps({"design": spec["design"], "results": results}, indent=1) + "\n")
     if spec.get("junit"):
         junit(results, spec, seconds, Path(spec["junit"]))
     print()

@@ -193,6 +193,25 @@ void mutants(std::string& out, const ReportPage& page) {
     out += "</tbody></table>\n";
 }
 
+void proofs(std::string& out, const ReportPage& page) {
+    if (page.proof_design.empty()) return;
+    size_t proved = 0;
+    for (const auto& p : page.proofs) proved += p.result == "proved" ? 1 : 0;
+    out += fmt::format("<h2>Proof of {}: {} of {} proved</h2>\n<table id=\"proof\"><thead><tr><th>configuration</th>"
+                       "<th>property</th><th>result</th><th>k</th><th>waves</th></tr></thead><tbody>\n",
+                       html_escape(page.proof_design), proved, page.proofs.size());
+    for (const auto& p : page.proofs) {
+        const std::string result = p.result + (p.cycle.empty() ? "" : " at cycle " + p.cycle);
+        out += fmt::format("<tr class=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}<br><small>{}</small></td>"
+                           "<td class=\"num\">{}</td><td>{}</td></tr>\n",
+                           p.result == "proved" ? "passed" : "failed", html_escape(p.configuration), html_escape(p.property),
+                           html_escape(result), html_escape(p.note), html_escape(p.k.empty() ? "-" : p.k),
+                           link(p.waves, "waves", "waves"));
+        if (!p.rerun.empty()) out += "<tr><td colspan=\"5\">" + command_line(p.rerun) + "</td></tr>\n";
+    }
+    out += "</tbody></table>\n";
+}
+
 void plots(std::string& out, const ReportPage& page) {
     if (page.plots.empty()) return;
     out += "<h2>Plots</h2>\n<div class=\"plots\">\n";
@@ -246,6 +265,7 @@ std::string html_report(const ReportPage& page) {
     test_table(out, page);
     coverage(out, page);
     mutants(out, page);
+    proofs(out, page);
     plots(out, page);
     out += "</body>\n</html>\n";
     return out;

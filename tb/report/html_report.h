@@ -37,6 +37,11 @@ struct ReportMutant {
     uint64_t cycle = 0;
 };
 
+// One configuration of `creditloop prove` (its results.json under the build folder's prove/).
+struct ReportProof {
+    std::string configuration, property, result, k, cycle, note, rerun, waves;
+};
+
 struct ReportPlot {
     std::string title;   // its file, e.g. "network/ring8_v1.svg"
     std::string svg;     // the file's text
@@ -52,6 +57,8 @@ struct ReportPage {
     bool has_mutants = false;
     std::vector<ReportMutant> mutants;
     std::vector<ReportPlot> plots;
+    std::string proof_design;         // "" when no proof ran
+    std::vector<ReportProof> proofs;
 };
 
 // Text as HTML text or attribute value: & < > " ' escaped.

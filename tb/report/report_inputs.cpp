@@ -96,6 +96,27 @@ void read_mutants(ReportPage& page, const fs::path& path, const std::string& out
     page.has_mutants = true;
 }
 
+// The proof of `creditloop prove` (make sim PROVE=1), when its results.json is in the folder.
+void read_proof(ReportPage& page, const fs::path& path, const std::string& out_dir) {
+    const auto text = read_text(path);
+    if (!text) return;
+    const auto json = nlohmann::json::parse(*text, nullptr, false);
+    if (!json.is_object() || !json.contains("results") || !json["results"].is_array()) return;
+    const auto field = [](const nlohmann::json& m, const char* key) {
+        if (!m.contains(key) || m[key].is_null()) return std::string();
+        return m[key].is_string() ? m[key].get<std::string>() : m[key].dump();
+    };
+    for (const auto& r : json["results"]) {
+        if (!r.is_object()) continue;
+        ReportProof proof{field(r, "point"), field(r, "property"), field(r, "result"), field(r, "k"),
+                          field(r, "cycle"), field(r, "note"), field(r, "rerun"), ""};
+        if (r.contains("waves") && r["waves"].is_array() && !r["waves"].empty() && r["waves"][0].is_string())
+            proof.waves = link_from(r["waves"][0].get<std::string>(), out_dir);
+        page.proofs.push_back(proof);
+    }
+    page.proof_design = json.contains("design") && json["design"].is_string() ? json["design"].get<std::string>() : "your design";
+}
+
 void read_plots(ReportPage& page, const fs::path& folder) {
     for (const char* sub : {"sweep", "hol", "faults", "network"}) {
         std::vector<fs::path> files;
@@ -140,6 +161,7 @@ std::optional<ReportPage> read_report_inputs(const std::string& junit, const std
     }
     const fs::path folder = fs::absolute(junit).parent_path();
     read_mutants(page, mutants_kills_path(folder.string()), out_dir);
+    read_proof(page, folder / "prove" / "results.json", out_dir);
     read_plots(page, folder);
     return page;
 }
