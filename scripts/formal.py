@@ -715,6 +715,86 @@ def gtkw_signals(save):
 
 # ---- the items
 
+# The multi-channel harness's check for each property (scoreboards/channel_scoreboards.cpp): a
+# grant without the packet's credits is fairness.ineligible there.
+CHANNEL_CHECKS = {"p_conservation": "conservation.pool", "p_no_overflow": "conservation.overflow",
+                  "p_no_send_at_zero": "fairness.ineligible"}
+
+
+def channel_run_options(c):
+    """A multi-channel Config as creditloop run's --channel options (docs/channels.md): a channel a
+    packet source, each with its pool's credits and batch (and its data pool's, for a
+    header/data channel), the shared pool and the shared return path, the policies, SYNC,
+    FREE_DELAY and recovery. The simulation's link takes ceil(bytes / unit) credits a packet
+    (MULTI_CREDIT = 1 always); a replay of a point without multi-credit packets gives each
+    packet one byte (write_channel_replay)."""
+    pool_b = c.POOL_B or (c.B,) * c.NPOOL
+    pool_k = c.POOL_K or (c.K,) * c.NPOOL
+    opts = ["--L", c.L]
+    opts += ["--shared-pool"] if c.NPOOL == 1 and c.NLANE > 1 else []
+    opts += ["--shared-return"] if c.SHARED_RET else []
+    opts += ["--sync", c.SYNC] if c.SYNC else []
+    opts += ["--free-delay", c.FREE_DELAY] if c.FREE_DELAY else []
+    opts += ["--recovery", "--total-bits", c.TOTAL_BITS, "--resend", c.RESEND] if c.RECOVERY else []
+    for ch in range(c.NCH):
+        lane = c.CH_LANE[ch] if c.CH_LANE else ch
+        pool = c.LANE_POOL[lane] if c.LANE_POOL else lane
+        unit = c.CH_UNIT[ch] if c.CH_UNIT else 1
+        text = f"name=C{ch},credits={pool_b[pool]},batch={pool_k[pool]}"
+        most = pool_b[pool]
+        if c.CH_SPLIT and c.CH_SPLIT[ch]:
+            data = c.LANE_POOL[lane + 1]
+            text += f",data={pool_b[data]},data_batch={pool_k[data]}"
+            most = min(most, pool_b[data])
+        text += f",policy=hybrid,low={c.LOW},idle={c.IDLE}" if c.POLICY == 1 else ""
+        text += f",timeout={c.TIMEOUT}" if c.TIMEOUT else ""
+        text += f",unit={unit},bytes=1-{unit * most if c.MULTI_CREDIT else 1}"
+        opts += ["--channel", text]
+    return [str(o) for o in opts]
+
+
+# Whether each refuted mutant's counterexample is run in simulation (creditloop run --replay):
+# --no-replay turns it off.
+REPLAY = True
+
+
+def replayed(item, work, out_dir, creditloop, cycle, failed):
+    """The counterexample's inputs fed to the simulation of the same mutant (creditloop run
+    --mutant NAME --replay FILE, the verilated RTL in lockstep with the model): (True, what it
+    showed) when the check of the first failing property fails at the same cycle there, else
+    (False, what it showed instead). A channel mutant's shape is the multi-channel link's, whose
+    harness takes no replay: (True, "")."""
+    props = [p for p in PROPERTIES if p in failed]
+    if not REPLAY or not props:
+        return True, ""
+    import prove  # noqa: E402  (scripts/prove.py: the replay file and its run)
+    target = out_dir / f"{item.name}.replay"
+    multi = item.config.multi()
+    if multi:
+        prove.write_channel_replay(work / "trace.vcd", target, item, cycle)
+        options = channel_run_options(item.config)
+        check = CHANNEL_CHECKS[props[0]]
+    else:
+        prove.write_replay(work / "trace.vcd", target, item, cycle)
+        options = item.config.gtkw_options()
+        check = PROPERTIES[props[0]][1]
+    argv = [creditloop, "run", "--mutant", item.mutant.stem, *options, "--replay", target]
+    try:
+        seen = prove.replay(argv, work / "replay.log")
+    except Failure as e:
+        return False, str(e)
+    at = sorted(c for c, name in seen if name == check)
+    if at and at[0] == cycle:
+        return True, f"replayed in simulation: {check} at cycle {cycle}"
+    if at and at[0] == cycle - 1 and item.sync_mutant:
+        # The proof read this mutant's reset at the clock edge (build()); the simulation reads
+        # it as written, asynchronously, so the reset it loads acts one edge sooner there.
+        return True, (f"replayed in simulation: {check} at cycle {at[0]}, one cycle sooner than the proof: the "
+                      f"simulation reads its asynchronous reset as written, the proof at the clock edge")
+    return False, (f"the simulation of its inputs shows {check} at {'cycle ' + str(at[0]) if at else 'no cycle'} "
+                   f"(violations {seen[:3]}; see {work / 'replay.log'})")
+
+
 def check_item(item, out_dir, link, creditloop):
     work = out_dir / "work" / item.name
     if work.exists():
@@ -809,8 +889,9 @@ def check_kind(item, work, out_dir, link, creditloop):
     cex = counterexample(item, work, link, MUTANT_BMC_DEPTH, out_dir, creditloop)
     if cex:
         cycle, failed, waves = cex
-        return Result(item, f"refuted: counterexample at cycle {cycle}", True, prop=describe_cex(failed), waves=waves,
-                      note=sync_note(item))
+        agrees, said = replayed(item, work, out_dir, creditloop, cycle, failed)
+        return Result(item, f"refuted: counterexample at cycle {cycle}" + ("" if agrees else ", but " + said), agrees,
+                      prop=describe_cex(failed), waves=waves, note="; ".join(n for n in (sync_note(item), said) if n))
     verdict, depth, failed = prove(item, work, link)
     if verdict == "proved":
         return Result(item, "passes the proof, and is not explained", False, depth=str(depth),
@@ -892,6 +973,8 @@ def main():
     parser.add_argument("--ci", action="store_true", help="the CI subset of the grid")
     parser.add_argument("--only", default="", help="only items whose name matches a glob (comma-separated)")
     parser.add_argument("--list", action="store_true", help="list the items and exit")
+    parser.add_argument("--no-replay", action="store_true",
+                        help="do not run the mutants' counterexamples in simulation (creditloop run --replay)")
 
     def one_line(message):
         print(f"formal.py: {message} (see scripts/formal.py --help)", file=sys.stderr)
@@ -901,6 +984,8 @@ def main():
     if args.jobs < 1 or args.jobs > 64:
         one_line(f"--jobs {args.jobs} is out of range: allowed 1..64")
 
+    global REPLAY
+    REPLAY = not args.no_replay
     chosen = items(args.ci, args.only)
     if args.list:
         for i in chosen:

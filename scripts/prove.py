@@ -224,6 +224,37 @@ def write_replay(raw, target, item, cycle):
     target.write_text("\n".join(lines) + "\n")
 
 
+def write_channel_replay(raw, target, item, cycle):
+    """The same for the multi-channel link (replay.h's second form): have, drain, flush,
+    return_busy and fault_drop as masks, bytes.C and tag.C per channel. A point without
+    multi-credit packets gives each packet one byte (one credit: the simulation's link charges
+    ceil(bytes / unit))."""
+    c = item.config
+    steps = trace_inputs(raw)
+    columns = ["have", "drain", "flush", "return_busy", "fault_drop", "reset_tx", "reset_rx"]
+    columns += [f"{kind}.{ch}" for ch in range(c.NCH) for kind in ("bytes", "tag")]
+    rows = []
+    for step in range(1, cycle + 2):
+        v = steps[step] if step < len(steps) else {}
+        row = {col: 0 for col in columns}
+        for name in ("have", "drain", "flush", "return_busy", "fault_drop"):
+            row[name] = v.get(name, 0)
+        for ch in range(c.NCH):
+            row[f"bytes.{ch}"] = (v.get("bytes", 0) >> (16 * ch)) & 0xFFFF if c.MULTI_CREDIT else 1
+            # The simulation's data check reads a tag's channel from bits 27:24 (XOR bits 31:28).
+            row[f"tag.{ch}"] = ch << 24 | (v.get("tag", 0) >> (c.W * ch)) & ((1 << c.W) - 1)
+        rows.append(row)
+        for end, column in (("rst_tx_n", "reset_tx"), ("rst_rx_n", "reset_rx")):
+            if v.get(end, 1) == 0:
+                row[column] = 1
+                if len(rows) > 1:
+                    rows[-2][column] = 1
+    lines = [f"# creditloop replay of {item.name}: the inputs of the proof's counterexample, cycle 0 is the",
+             f"# first after the reset; {c.describe()}", "cycle " + " ".join(columns)]
+    lines += [f"{t} " + " ".join(str(r[col]) for col in columns) for t, r in enumerate(rows)]
+    target.write_text("\n".join(lines) + "\n")
+
+
 def replay(argv, log):
     """Runs the replay; the violations it reports, [(cycle, check)], or a Failure."""
     out = subprocess.run([str(a) for a in argv] + ["--json"], capture_output=True, text=True, timeout=1800)

@@ -2,6 +2,7 @@
 // parsed with CLI11, the JSON description of a link (--channels FILE), the arguments that rerun a
 // channel run exactly, and `creditloop hol`'s options.
 #include "channels_command.h"
+#include "replay.h"
 
 #include <algorithm>
 #include <fstream>
@@ -144,6 +145,7 @@ std::string channel_run_arguments(const ChannelRunSpec& spec) {
     if (c.sync_stages) out += " --sync " + std::to_string(c.sync_stages);
     if (c.free_delay) out += " --free-delay " + std::to_string(c.free_delay);
     for (const auto& ch : c.channels) out += " --channel " + channel_text(ch);
+    if (spec.replay) return out + " --replay " + spec.replay_file;
     out += " --cycles " + std::to_string(spec.cycles) + " --seed " + std::to_string(spec.seed);
     const ChannelEnvironment& e = spec.environment;
     if (e.flush_probability > 0.0) out += " --flush " + exact_number(e.flush_probability);
@@ -288,6 +290,12 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
     app.add_option("--cycles", cmd.spec.cycles, "cycles to run")->check(whole_number(20, kMaxCycles))->capture_default_str();
     app.add_option("--seed", cmd.spec.seed, "stimulus seed")->check(whole_number(0, kMaxSeed))->capture_default_str();
     add_run_output_options(app, cmd);
+    std::string replay;
+    auto* replay_option = app.add_option("--replay", replay,
+                                         "every cycle's inputs from FILE (a proof's counterexample, written by make formal)");
+    for (const char* other : {"--cycles", "--seed", "--flush", "--reverse-load", "--reset-every", "--reset-sender-at",
+                              "--reset-receiver-at", "--drop", "--drop-at", "--drop-every", "--corrupt", "--corrupt-at", "--stall"})
+        replay_option->excludes(app.get_option(other));
     app.add_option("--mutant", cmd.mutant, "a mutant of rtl/mutants/channels/ (by name), applied to its block, or with --counter a "
                                            ".mutant patch of one of your counter's files");
     app.add_option("--rtl", cmd.rtl_dir, "your own RTL: every .sv in DIR, top credit_link in credit_link.sv")
@@ -301,6 +309,13 @@ std::optional<ChannelRunCommand> parse_channel_run(const std::vector<std::string
         return std::nullopt;
     }
 
+    if (replay_option->count()) {
+        auto rows = read_channel_replay(replay, error.message);
+        if (!rows) return std::nullopt;
+        cmd.spec.cycles = rows->size();
+        cmd.spec.replay = std::make_shared<const std::vector<ChannelInputs>>(std::move(*rows));
+        cmd.spec.replay_file = replay;
+    }
     ChannelLinkConfig& config = cmd.spec.config;
     if (!preset.empty()) config = *channel_preset(preset);
     if (!description.empty()) {

@@ -7,6 +7,7 @@
 #include "cli_parse.h"
 #include "mutants.h"
 #include "process.h"
+#include "replay.h"
 #include "report_folder.h"
 
 namespace creditloop {

@@ -144,7 +144,8 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
     std::array<uint64_t, kMaxChannels> model_flits{};
     ChannelObservation rtl_obs;
     run_cycles(dut, spec.cycles, options, logs, result, [&](uint64_t cycle) {
-        ChannelInputs in = stimulus.next(cycle);
+        ChannelInputs in = spec.replay ? (cycle < spec.replay->size() ? (*spec.replay)[cycle] : ChannelInputs{})
+                                       : stimulus.next(cycle);
         if (injector) injector->apply(cycle, in);
         const ChannelObservation& model_obs = model.evaluate(in);
         if (cycle >= result.window_start && model_obs.send)
@@ -164,7 +165,7 @@ ChannelRunResult run_channels(ChannelDut* dut, const ChannelRunSpec& spec, const
         }
         for (ChannelScoreboard* board : boards) board->step(*observed);
         coverage.step(*observed);
-        stimulus.granted(observed->grant);
+        if (!spec.replay) stimulus.granted(observed->grant);
         if (injector) injector->observe(*observed);
         model.update();
     }, [](const std::string&) {});

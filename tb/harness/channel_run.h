@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,10 @@ struct ChannelRunSpec {
     uint64_t seed = 1;
     FaultSpec faults;   // credit messages dropped or corrupted, any pool (docs/recovery.md)
     ChannelEnvironment environment;
+    // Every cycle's inputs given (a proof's counterexample, replay.h): cycle t gets row t, and the
+    // seed, the channels' traffic and the environment play no part.
+    std::shared_ptr<const std::vector<ChannelInputs>> replay;
+    std::string replay_file;
 };
 
 struct ChannelStats {

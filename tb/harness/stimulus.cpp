@@ -1,9 +1,7 @@
 #include "stimulus.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace creditloop {
@@ -168,84 +166,3 @@ void Stimulus::accepted(bool sent) {
 
 }  // namespace creditloop
 
-namespace creditloop {
-
-std::optional<std::vector<LinkInputs>> read_replay(const std::string& path, std::string& error) {
-    std::ifstream in(path);
-    if (!in) {
-        error = "--replay " + path + ": cannot read the file (give the replay file creditloop prove wrote)";
-        return std::nullopt;
-    }
-    using Field = void (*)(LinkInputs&, uint64_t);
-    const std::vector<std::pair<std::string, Field>> known = {
-        {"want_send", [](LinkInputs& i, uint64_t v) { i.want_send = v != 0; }},
-        {"payload", [](LinkInputs& i, uint64_t v) { i.payload = static_cast<uint32_t>(v); }},
-        {"drain", [](LinkInputs& i, uint64_t v) { i.drain = v != 0; }},
-        {"flush", [](LinkInputs& i, uint64_t v) { i.flush = v != 0; }},
-        {"return_busy", [](LinkInputs& i, uint64_t v) { i.return_busy = v != 0; }},
-        {"fault_drop", [](LinkInputs& i, uint64_t v) { i.fault_drop = v != 0; }},
-        {"reset_tx", [](LinkInputs& i, uint64_t v) { i.reset_tx = v != 0; }},
-        {"reset_rx", [](LinkInputs& i, uint64_t v) { i.reset_rx = v != 0; }},
-    };
-    std::vector<Field> columns;   // nullptr: the cycle column
-    std::vector<LinkInputs> rows;
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        const auto hash = line.find('#');
-        if (hash != std::string::npos) line.resize(hash);
-        std::istringstream words(line);
-        std::vector<std::string> cells;
-        for (std::string w; words >> w;) cells.push_back(w);
-        if (cells.empty()) continue;
-        const std::string where = "--replay " + path + ":" + std::to_string(number) + ": ";
-        if (columns.empty()) {
-            if (cells[0] != "cycle") {
-                error = where + "the first line is the header, starting with 'cycle' (cycle want_send payload drain ...)";
-                return std::nullopt;
-            }
-            columns.push_back(nullptr);
-            for (size_t c = 1; c < cells.size(); ++c) {
-                Field f = nullptr;
-                for (const auto& [name, field] : known)
-                    if (name == cells[c]) f = field;
-                if (!f) {
-                    std::string names;
-                    for (const auto& k : known) names += (names.empty() ? "" : ", ") + k.first;
-                    error = where + "unknown column '" + cells[c] + "' (columns: cycle, " + names + ")";
-                    return std::nullopt;
-                }
-                columns.push_back(f);
-            }
-            continue;
-        }
-        if (cells.size() != columns.size()) {
-            error = where + std::to_string(cells.size()) + " values for " + std::to_string(columns.size()) +
-                    " columns: give one value a column";
-            return std::nullopt;
-        }
-        LinkInputs row;
-        for (size_t c = 0; c < cells.size(); ++c) {
-            char* end = nullptr;
-            errno = 0;
-            const uint64_t v = std::strtoull(cells[c].c_str(), &end, 0);
-            if (cells[c][0] == '-' || !end || *end != '\0' || errno == ERANGE) {
-                error = where + "'" + cells[c] + "' is not a whole number (decimal, or 0x.. hex)";
-                return std::nullopt;
-            }
-            if (!columns[c] && v != rows.size()) {
-                error = where + "cycle " + cells[c] + " where cycle " + std::to_string(rows.size()) +
-                        " comes next: one row a cycle, in order from 0";
-                return std::nullopt;
-            }
-            if (columns[c]) columns[c](row, v);
-        }
-        rows.push_back(row);
-    }
-    if (rows.empty()) {
-        error = "--replay " + path + ": no cycles in the file (a header line, then one row a cycle)";
-        return std::nullopt;
-    }
-    return rows;
-}
-
-}  // namespace creditloop

@@ -65,12 +65,6 @@ struct StimulusSpec {
     std::string replay_file;   // where they came from (for the header and the rerun line)
 };
 
-// A replay file (creditloop prove writes one per counterexample): `#` comments, a header naming
-// the columns, then one row a cycle from cycle 0, whole numbers (0x.. for hex):
-//   cycle want_send payload drain flush return_busy fault_drop reset_tx reset_rx
-// Columns may come in any order and any but cycle may be left out (0). The rows, or one error
-// line naming the file, the line and the fix.
-std::optional<std::vector<LinkInputs>> read_replay(const std::string& path, std::string& error);
 
 // "saturate", "bernoulli:0.7", "bursts:16:16" -> TrafficSpec, or an error line.
 std::optional<TrafficSpec> parse_traffic(const std::string& text, std::string& error);
