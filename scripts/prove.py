@@ -164,6 +164,9 @@ def unreadable(files, work, top):
     construct = next((w for w in words if w in CONSTRUCTS), None)
     said = (f"'{construct}' ({CONSTRUCTS[construct]})" if construct else
             f"{what.rstrip('.')}" + (f" in `{text_line[:70]}`" if text_line else ""))
+    if not construct and re.search(r"\]\s*\[", text_line.split("//")[0]):
+        said = ("a packed array of two dimensions ([..][..]): yosys 0.23 takes one packed dimension, so declare it "
+                f"flat ([N*W-1:0]) and slice it ([c*W +: W]), in `{text_line[:70]}`")
     return (f"yosys cannot read your RTL: {original}:{line}: {said}; the proof reads what docs/prove.md lists "
             f"(creditloop run, on Verilator, takes it): rewrite that line, or check this design by simulation")
 
@@ -338,11 +341,12 @@ def check_point(item, spec, out_dir):
             res.update(result="refuted", cycle=cycle, property=formal.describe_cex(failed),
                        waves=[str(w) for w in waves])
             target = out_dir / f"{item.name}.replay"
-            write_replay(work / "trace.vcd", target, item, cycle)
+            multi = item.config.multi()
+            (write_channel_replay if multi else write_replay)(work / "trace.vcd", target, item, cycle)
             argv = spec["run"] + item.run_options + ["--replay", target]
             res["replay"] = str(target)
             res["rerun"] = " ".join(map(str, argv))
-            res["check"] = CHECKS[props[0]] if props else failed[0]
+            res["check"] = (formal.CHANNEL_CHECKS if multi else CHECKS)[props[0]] if props else failed[0]
             if spec.get("replay", True) and props:
                 seen = replay(argv, work / "replay.log")
                 at = sorted(c for c, check in seen if check == res["check"])
@@ -376,7 +380,7 @@ def make_items(spec, out_dir):
                                scope=f"{LINK_TOP}.dut", top_parameters=params)
         item.max_k = spec.get("max_k") or 0
         # The same configuration as creditloop run's options (a link's round trip comes from its map).
-        opts = config.gtkw_options()
+        opts = formal.channel_run_options(config) if config.multi() else config.gtkw_options()
         item.run_options = opts if spec["kind"] == "counter" else ["--L", str(config.L), "--B", str(config.B),
                                                                     "--W", str(config.W)]
         items.append(item)

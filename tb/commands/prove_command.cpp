@@ -26,6 +26,7 @@ struct ProveCommand {
     std::string L = "1-3", B = "1-8", K = "1-3", policies = "batch,hybrid,timeout";
     bool L_given = false, K_given = false, policies_given = false;
     int W = 2;
+    int channels = 2;
     int max_k = 0;
     int jobs = 2;
     std::string out = "build/prove";
@@ -77,6 +78,8 @@ std::optional<ProveCommand> parse_prove(const std::vector<std::string>& args, Pa
     auto* policies = app.add_option("--policy", cmd.policies,
                                     "return policies, comma-separated: batch, hybrid (LOW = K, IDLE = 2), timeout (2 cycles)")
                          ->capture_default_str();
+    app.add_option("--channels", cmd.channels, "a module of every channel's counters: channels, a pool and a return path each")
+        ->check(whole_number(2, 4))->capture_default_str();
     app.add_option("--W", cmd.W, "payload bits (the credit logic never reads them)")->check(whole_number(1, 32))->capture_default_str();
     app.add_option("--max-k", cmd.max_k, "the deepest induction tried (default: the link's longest path, 2L + 6 and more)")
         ->check(whole_number(1, 64));
@@ -122,15 +125,16 @@ int run_prove(const std::vector<std::string>& args, const std::string& program) 
     bool counts = true;   // the design takes several credits back at once
     int return_latency = 0;
     bool on_arrival = false;
+    bool array = false, one_credit_packets = false, equal_pools = false;
     std::vector<std::string> run = {program, "run"};
     if (!cmd.counter.empty()) {
         SwappedBlock swapped;
         if (auto e = swap_block(sources, "credit_counter.sv", cmd.counter, std::max(largest_b, 1), swapped, cmd.mutant); !e.empty())
             return refuse(e);
         for (const auto& f : sources.rtl_files)
-            if (fs::path(f).filename() == "credit_counters.sv" && f.find("/blocks/") != std::string::npos)
-                return refuse("--counter " + cmd.counter + ": prove takes a counter of one pool (block credit_counter), "
-                              "not a module of every channel's counters yet");
+            array = array || (fs::path(f).filename() == "credit_counters.sv" && f.find("/blocks/") != std::string::npos);
+        one_credit_packets = swapped.single_credit_send || swapped.owns_flits;
+        equal_pools = swapped.equal_pools_only;
         counts = !swapped.single_credit_return;
         design = swapped.module + " from " + cmd.counter;
         run.insert(run.end(), {"--counter", cmd.counter});
@@ -163,7 +167,22 @@ int run_prove(const std::vector<std::string>& args, const std::string& program) 
                 if (k > b) continue;
                 for (const auto& p : policies) {
                     nlohmann::json point = {{"L", l}, {"B", b}, {"K", k}, {"W", cmd.W}, {"SYNC", return_latency}};
-                    if (p == "hybrid") point.update({{"POLICY", 1}, {"LOW", std::min(k, b)}, {"IDLE", 2}});
+                    if (array) {
+                        // Every channel a lane, a pool and a return path of its own (CHI's shape), the
+                        // pools one credit apart unless the module starts every pool alike.
+                        std::vector<int> ids, pool_b, pool_k;
+                        for (int c = 0; c < cmd.channels; ++c) {
+                            ids.push_back(c);
+                            pool_b.push_back(equal_pools ? b : std::max(1, b - c));
+                            pool_k.push_back(std::min(k, pool_b.back()));
+                        }
+                        point.update({{"NCH", cmd.channels}, {"NLANE", cmd.channels}, {"NPOOL", cmd.channels},
+                                      {"CH_LANE", ids}, {"LANE_CH", ids}, {"LANE_POOL", ids}, {"POOL_B", pool_b},
+                                      {"POOL_K", pool_k}, {"MULTI_CREDIT", one_credit_packets ? 0 : 1}});
+                    }
+                    // LOW = K, and at most every pool's B (each pool of a module of counters).
+                    const int smallest = array && !equal_pools ? std::max(1, b - cmd.channels + 1) : b;
+                    if (p == "hybrid") point.update({{"POLICY", 1}, {"LOW", std::min(k, smallest)}, {"IDLE", 2}});
                     if (p == "timeout") point["TIMEOUT"] = 2;
                     if (on_arrival) point["ON_ARRIVAL"] = 1;
                     if (!counts && !cmd.counter.empty()) point["ONE_AT_A_TIME"] = 1;
