@@ -704,6 +704,35 @@ def convert_vcd(raw, target, title, top=TOP):
     return names
 
 
+def read_vcd(path):
+    """The top's own signals of yosys-smtbmc's trace, per step: {name: {step: bits}}. Step s is
+    drawn from time 10 s (the trace's convention); a signal keeps its value until it changes."""
+    ids, depth, values, step = {}, 0, {}, None
+    for line in path.read_text().splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "$scope":
+            depth += 1
+        elif words[0] == "$upscope":
+            depth -= 1
+        elif words[0] == "$var" and depth == 1:
+            ids[words[3]] = words[4]
+        elif words[0].startswith("#"):
+            t = int(words[0][1:])
+            step = t // 10 if t % 10 == 0 else None
+        elif step is not None and words[0].startswith("b") and len(words) == 2 and words[1] in ids:
+            values.setdefault(ids[words[1]], {})[step] = words[0][1:]
+        elif step is not None and len(words) == 1 and words[0][:1] in "01xz" and words[0][1:] in ids:
+            values.setdefault(ids[words[0][1:]], {})[step] = words[0][0]
+
+    def at(name, s):
+        seen = values.get(name, {})
+        known = [k for k in seen if k <= s]
+        return seen[max(known)] if known else None
+    return at
+
+
 def gtkw_signals(save):
     """Every signal a GTKWave save file names (its trace lines)."""
     signals = set()

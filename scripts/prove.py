@@ -52,6 +52,15 @@ TRACE_INPUTS = {"have": "want_send", "want_send": "want_send", "tag": "payload",
 CHECKS = {p: check for p, (_, check, _) in formal.PROPERTIES.items()}
 
 
+def shown(path):
+    """A path as the user gives it: relative to the current folder when it is under it."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def say(message, code):
     print(f"creditloop prove: {message}", file=sys.stderr)
     sys.exit(code)
@@ -167,95 +176,66 @@ def unreadable(files, work, top):
     if not construct and re.search(r"\]\s*\[", text_line.split("//")[0]):
         said = ("a packed array of two dimensions ([..][..]): yosys 0.23 takes one packed dimension, so declare it "
                 f"flat ([N*W-1:0]) and slice it ([c*W +: W]), in `{text_line[:70]}`")
-    return (f"yosys cannot read your RTL: {original}:{line}: {said}; the proof reads what docs/prove.md lists "
+    return (f"yosys cannot read your RTL: {shown(original)}:{line}: {said}; the proof reads what docs/prove.md lists "
             f"(creditloop run, on Verilator, takes it): rewrite that line, or check this design by simulation")
 
 
 # ---- the counterexample's inputs, for the simulation
 
-def trace_inputs(raw):
-    """The formal top's inputs in yosys-smtbmc's trace, step by step: [{name: int}]."""
-    depth, ids, values = 0, {}, {}
-    now = None
-    for line in raw.read_text().splitlines():
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "$scope":
-            depth += 1
-        elif words[0] == "$upscope":
-            depth -= 1
-        elif words[0] == "$var" and depth == 1:
-            ids[words[3]] = words[4]
-        elif words[0].startswith("#"):
-            t = int(words[0][1:])
-            now = t // 10 if t % 10 == 0 else None
-        elif now is not None and words[0].startswith("b") and len(words) == 2 and words[1] in ids:
-            values.setdefault(now, {})[ids[words[1]]] = int(words[0][1:].replace("x", "0") or "0", 2)
-        elif now is not None and len(words) == 1 and words[0][0] in "01x" and words[0][1:] in ids:
-            values.setdefault(now, {})[ids[words[0][1:]]] = int(words[0][0] == "1")
-    steps = max(values, default=-1) + 1
-    out, last = [], {}
-    for s in range(steps):
-        last = {**last, **values.get(s, {})}
-        out.append(dict(last))
-    return out
+def write_rows(raw, target, item, cycle, columns, fill):
+    """A replay file (tb/harness/replay.h) of cycles 0..cycle of a counterexample's trace: `fill`
+    sets a row's columns from the trace's top inputs at that step (value(name) -> int). A reset
+    of an end held in formal cycle t (its registers at their reset values through t) is the
+    harness's reset at the edges ending t - 1 and t."""
+    at = formal.read_vcd(raw)
+
+    def value_at(step):
+        return lambda name: int((at(name, step) or "0").replace("x", "0").replace("z", "0"), 2)
+    rows = []
+    for step in range(1, cycle + 2):
+        value = value_at(step)
+        row = {col: 0 for col in columns}
+        fill(row, value)
+        rows.append(row)
+        for end, column in (("rst_tx_n", "reset_tx"), ("rst_rx_n", "reset_rx")):
+            if at(end, step) == "0":
+                row[column] = 1
+                if len(rows) > 1:
+                    rows[-2][column] = 1
+    lines = [f"# creditloop replay of {item.name}: the inputs of the proof's counterexample, cycle 0 is the",
+             f"# first after the reset; {item.config.describe()}", "cycle " + " ".join(columns)]
+    lines += [f"{t} " + " ".join(str(r[col]) for col in columns) for t, r in enumerate(rows)]
+    target.write_text("\n".join(lines) + "\n")
 
 
 def write_replay(raw, target, item, cycle):
-    """The inputs of cycles 0..cycle as a replay file (creditloop run --replay). A reset of an
-    end held in formal cycle t (its registers at their reset values through t) is the harness's
-    reset at the edges ending t - 1 and t."""
-    steps = trace_inputs(raw)
-    rows = []
-    for step in range(1, cycle + 2):
-        v = steps[step] if step < len(steps) else {}
-        row = {c: 0 for c in REPLAY_COLUMNS}
+    """The one-channel form: the formal top's have (or want_send), tag (or tx_payload), drain,
+    flush, return_busy and fault_drop."""
+    def fill(row, value):
         for name, column in TRACE_INPUTS.items():
-            if name in v:
-                row[column] = v[name] & 1 if column != "payload" else v[name]
-        rows.append(row)
-        for end, column in (("rst_tx_n", "reset_tx"), ("rst_rx_n", "reset_rx")):
-            if v.get(end, 1) == 0:
-                row[column] = 1
-                if len(rows) > 1:
-                    rows[-2][column] = 1
-    lines = [f"# creditloop replay of {item.name}: the inputs of the proof's counterexample, cycle 0 is the",
-             f"# first after the reset; {item.config.describe()}",
-             "cycle " + " ".join(REPLAY_COLUMNS)]
-    lines += [f"{t} " + " ".join(str(r[c]) for c in REPLAY_COLUMNS) for t, r in enumerate(rows)]
-    target.write_text("\n".join(lines) + "\n")
+            if name in ("have", "want_send", "drain", "flush", "return_busy", "fault_drop"):
+                row[column] |= value(name) & 1
+            else:
+                row[column] |= value(name)
+    write_rows(raw, target, item, cycle, REPLAY_COLUMNS, fill)
 
 
 def write_channel_replay(raw, target, item, cycle):
-    """The same for the multi-channel link (replay.h's second form): have, drain, flush,
-    return_busy and fault_drop as masks, bytes.C and tag.C per channel. A point without
-    multi-credit packets gives each packet one byte (one credit: the simulation's link charges
-    ceil(bytes / unit))."""
+    """The multi-channel form: have, drain, flush, return_busy and fault_drop as masks, bytes.C
+    and tag.C per channel. A point without multi-credit packets gives each packet one byte (one
+    credit: the simulation's link charges ceil(bytes / unit))."""
     c = item.config
-    steps = trace_inputs(raw)
     columns = ["have", "drain", "flush", "return_busy", "fault_drop", "reset_tx", "reset_rx"]
     columns += [f"{kind}.{ch}" for ch in range(c.NCH) for kind in ("bytes", "tag")]
-    rows = []
-    for step in range(1, cycle + 2):
-        v = steps[step] if step < len(steps) else {}
-        row = {col: 0 for col in columns}
+
+    def fill(row, value):
         for name in ("have", "drain", "flush", "return_busy", "fault_drop"):
-            row[name] = v.get(name, 0)
+            row[name] = value(name)
         for ch in range(c.NCH):
-            row[f"bytes.{ch}"] = (v.get("bytes", 0) >> (16 * ch)) & 0xFFFF if c.MULTI_CREDIT else 1
+            row[f"bytes.{ch}"] = (value("bytes") >> (16 * ch)) & 0xFFFF if c.MULTI_CREDIT else 1
             # The simulation's data check reads a tag's channel from bits 27:24 (XOR bits 31:28).
-            row[f"tag.{ch}"] = ch << 24 | (v.get("tag", 0) >> (c.W * ch)) & ((1 << c.W) - 1)
-        rows.append(row)
-        for end, column in (("rst_tx_n", "reset_tx"), ("rst_rx_n", "reset_rx")):
-            if v.get(end, 1) == 0:
-                row[column] = 1
-                if len(rows) > 1:
-                    rows[-2][column] = 1
-    lines = [f"# creditloop replay of {item.name}: the inputs of the proof's counterexample, cycle 0 is the",
-             f"# first after the reset; {c.describe()}", "cycle " + " ".join(columns)]
-    lines += [f"{t} " + " ".join(str(r[col]) for col in columns) for t, r in enumerate(rows)]
-    target.write_text("\n".join(lines) + "\n")
+            row[f"tag.{ch}"] = ch << 24 | (value("tag") >> (c.W * ch)) & ((1 << c.W) - 1)
+    write_rows(raw, target, item, cycle, columns, fill)
 
 
 def replay(argv, log):
@@ -345,7 +325,7 @@ def check_point(item, spec, out_dir):
             (write_channel_replay if multi else write_replay)(work / "trace.vcd", target, item, cycle)
             argv = spec["run"] + item.run_options + ["--replay", target]
             res["replay"] = str(target)
-            res["rerun"] = " ".join(map(str, argv))
+            res["rerun"] = " ".join(map(str, argv[:-1] + [shown(target)]))
             res["check"] = (formal.CHANNEL_CHECKS if multi else CHECKS)[props[0]] if props else failed[0]
             if spec.get("replay", True) and props:
                 seen = replay(argv, work / "replay.log")
@@ -488,7 +468,7 @@ def main():
         elif r["result"] not in ("proved", "unknown"):
             print(f"ERROR {r['point']}: {r['note']}")
     print(f"creditloop prove: {counts['proved']} proved, {counts['refuted']} refuted, {counts['unknown']} unknown"
-          f"{f', {other} errors' if other else ''} of {len(results)} in {seconds:.1f} s (table: {out_dir / 'proof.md'}"
+          f"{f', {other} errors' if other else ''} of {len(results)} in {seconds:.1f} s (table: {shown(out_dir / 'proof.md')}"
           f"{', JUnit: ' + spec['junit'] if spec.get('junit') else ''})")
     if counts["refuted"] or other:
         return 1
