@@ -24,7 +24,7 @@ namespace {
 struct ProveCommand {
     std::string counter, link, mutant;
     std::string L = "1-3", B = "1-8", K = "1-3", policies = "batch,hybrid,timeout";
-    bool L_given = false, K_given = false, policies_given = false;
+    bool K_given = false, policies_given = false;
     int W = 2;
     int channels = 2;
     int max_k = 0;

@@ -70,8 +70,8 @@ struct ChannelRunSpec {
     ChannelEnvironment environment;
     // Every cycle's inputs given (a proof's counterexample, replay.h): cycle t gets row t, and the
     // seed, the channels' traffic and the environment play no part.
-    std::shared_ptr<const std::vector<ChannelInputs>> replay;
-    std::string replay_file;
+    std::shared_ptr<const std::vector<ChannelInputs>> replay{};
+    std::string replay_file{};
 };
 
 struct ChannelStats {

@@ -61,8 +61,8 @@ struct StimulusSpec {
     uint64_t seed = 1;
     // Every cycle's inputs given, not generated (a proof's counterexample, read_replay): cycle t
     // gets row t, and the seed and patterns above play no part.
-    std::shared_ptr<const std::vector<LinkInputs>> replay;
-    std::string replay_file;   // where they came from (for the header and the rerun line)
+    std::shared_ptr<const std::vector<LinkInputs>> replay{};
+    std::string replay_file{};   // where they came from (for the header and the rerun line)
 };
 
 

@@ -79,6 +79,24 @@ refuted fifo_sender_leak conservation conservation.total --link $ex/fifo_sender/
   --mutant $ex/fifo_sender/mutants/fifo_tx_leak.mutant --L 2 --B 3
 proved bypass_link 4 --link $ex/bypass_link/bypass_link.map.json --L 1-2 --B 2-3
 
+# The counterexample is the mutant's: the same inputs on the correct counter pass every check.
+("$cl" run --counter $ex/vr_counter/vr_counter.map.json --L 2 --B 3 --K 2 --W 2 \
+   --replay "$tmp/vr_counter_drop/L2_B3_K2_W2.replay") > "$tmp/correct_replay.log" 2>&1 ||
+  { fail "the drop's counterexample fails on the correct counter too"; tail -5 "$tmp/correct_replay.log"; }
+grep -q '^PASS' "$tmp/correct_replay.log" && echo "ok   the drop's inputs on the correct counter: PASS" || fail "no PASS on the correct counter"
+
+# A replay file that is not one: one line naming the file, the line and the fix, exit 2.
+printf 'cycle want_send payload\n0 1 2\n2 1 1\n' > "$tmp/gap.replay"
+printf 'cycle want_send colour\n0 1 2\n' > "$tmp/column.replay"
+for f in gap column missing; do
+  "$cl" run --L 2 --B 3 --replay "$tmp/$f.replay" > "$tmp/$f.log" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/$f.log")" -eq 1 ] && grep -q "^creditloop: --replay $tmp/$f.replay" "$tmp/$f.log" ||
+    fail "a bad replay ($f): exit $rc: $(cat "$tmp/$f.log")"
+done
+grep -q ':3: cycle 2 where cycle 1 comes next' "$tmp/gap.log" || fail "the gap is not named: $(cat "$tmp/gap.log")"
+grep -q ":1: unknown column 'colour'" "$tmp/column.log" || fail "the column is not named: $(cat "$tmp/column.log")"
+
 # RTL the proof cannot read: one line, the user's file and line, exit 2, nothing left behind.
 "$cl" prove --counter tests/prove/pkg_counter.sv --L 1 --B 2 --out "$tmp/unreadable" > "$tmp/unreadable.log" 2>&1
 rc=$?
