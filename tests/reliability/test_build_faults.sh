@@ -137,6 +137,13 @@ cache "$dir"
 CREDITLOOP_BUILD=$dir "$cl" run --L 3 --B 5 --cycles 300 > "$dir/out.log" 2>&1 &
 pid=$!
 child=$(wait_for_child "$pid" "$compiler")
+# A compile still running 0.3 s later: on a loaded machine a short one can end before the signal
+# lands, and the bank is then built whole.
+while [ -n "$child" ]; do
+  sleep 0.3
+  kill -0 "$child" 2> /dev/null && break
+  child=$(wait_for_child "$pid" "$compiler")
+done
 [ -n "$child" ] && kill -9 "$child"
 wait "$pid"
 rc=$?
